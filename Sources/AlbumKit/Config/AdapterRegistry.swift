@@ -1,0 +1,72 @@
+/// Names → adapters: storage backends, album sources and cover fetchers.
+///
+/// Built-ins register through exactly the calls a plugin or an outside package uses
+/// (`registry.register(.json)`, `registry.register(.sqlite)`), as fluent's
+/// `databases.use(_:as:)` does. A value, passed down; there is no global registry.
+public struct AdapterRegistry: Sendable {
+    public private(set) var storageBackends: [String: StorageBackendFactory] = [:]
+    public private(set) var albumSources: [any AlbumSource] = []
+    public private(set) var coverFetchers: [String: CoverFetcherFactory] = [:]
+
+    /// An empty registry.
+    public init() {}
+
+    /// Registers a storage backend under its name, replacing one of the same name.
+    public mutating func register(_ factory: StorageBackendFactory) { storageBackends[factory.name] = factory }
+    /// Registers an album source; sources are asked in registration order.
+    public mutating func register(_ source: any AlbumSource) {
+        albumSources.removeAll { $0.name == source.name }
+        albumSources.append(source)
+    }
+    /// Registers a cover fetcher under its name.
+    public mutating func register(_ factory: CoverFetcherFactory) { coverFetchers[factory.name] = factory }
+
+    /// The storage backend `configuration` selects.
+    public func makeStorage(for configuration: Configuration) throws -> any StorageBackend {
+        let name = configuration.storage.backend
+        guard let factory = storageBackends[name] else {
+            throw AlbumKitError(.configuration, "unknown storage backend '\(name)' (from \(configuration.origin(of: "storage.backend"))); registered: \(storageBackends.keys.sorted().joined(separator: ", "))")
+        }
+        return try factory.make(configuration)
+    }
+
+    /// The first source that says it can read `name` starting with `prefix`.
+    public func source(forName name: String, prefix: [UInt8]) -> (any AlbumSource)? {
+        let data = Data(prefix)
+        return albumSources.first { $0.canRead(name: name, prefix: data) }
+    }
+}
+
+/// Makes a storage backend from the configuration; registered under ``name``.
+public struct StorageBackendFactory: Sendable {
+    /// The name `storage.backend` selects it by.
+    public let name: String
+    /// One line for `albumkit plugins`.
+    public let summary: String
+    /// Builds the backend.
+    public let make: @Sendable (Configuration) throws -> any StorageBackend
+
+    public init(name: String, summary: String, make: @escaping @Sendable (Configuration) throws -> any StorageBackend) {
+        self.name = name
+        self.summary = summary
+        self.make = make
+    }
+}
+
+/// Makes a cover fetcher from the configuration; registered under ``name``.
+public struct CoverFetcherFactory: Sendable {
+    /// The name `covers.fetchers` lists it by.
+    public let name: String
+    /// One line for `albumkit plugins`.
+    public let summary: String
+    /// Builds the fetcher.
+    public let make: @Sendable (Configuration) throws -> any CoverFetcher
+
+    public init(name: String, summary: String, make: @escaping @Sendable (Configuration) throws -> any CoverFetcher) {
+        self.name = name
+        self.summary = summary
+        self.make = make
+    }
+}
+
+import Foundation

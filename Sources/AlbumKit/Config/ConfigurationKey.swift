@@ -1,0 +1,136 @@
+import Foundation
+
+/// One configuration key: its dotted name, its environment variable, and how a text value
+/// becomes a field of ``Configuration``. The table of every key lives here, so the YAML
+/// reader, the environment reader and `config show` cannot disagree.
+public struct ConfigurationKey: Sendable {
+    /// The dotted name (`storage.backend`).
+    public let name: String
+    let assign: @Sendable (inout Configuration, ConfigurationValue) throws(ConfigurationProblem) -> Void
+    let render: @Sendable (Configuration) -> String
+
+    /// `ALBUMKIT_<SECTION>_<KEY>` in upper snake case.
+    public var environmentName: String {
+        var result = "ALBUMKIT_"
+        for character in name {
+            if character == "." {
+                result += "_"
+            } else if character.isUppercase {
+                result += "_" + String(character)
+            } else {
+                result += character.uppercased()
+            }
+        }
+        return result
+    }
+
+    /// The value of this key in `configuration`, as `config show` prints it.
+    public func value(in configuration: Configuration) -> String { render(configuration) }
+
+    /// Every key, in the order `config show` lists them.
+    public static let all: [ConfigurationKey] = [
+        .text("library", \.library),
+        .text("storage.backend", \.storage.backend),
+        .optionalText("storage.path", \.storage.path),
+        .choice("storage.format", \.storage.format, ["xml", "binary"]),
+        .optionalText("storage.url", \.storage.url),
+        .number("storage.lockTimeoutSeconds", \.storage.lockTimeoutSeconds),
+        .list("covers.fetchers", \.covers.fetchers),
+        .list("covers.allowedSchemes", \.covers.allowedSchemes),
+        .list("covers.fileRoots", \.covers.fileRoots),
+        .integer("covers.maxBytes", \.covers.maxBytes),
+        .integer("covers.concurrency", \.covers.concurrency, minimum: 1),
+        .number("covers.timeoutSeconds", \.covers.timeoutSeconds),
+        .integer("limits.coverBytes", \.limits.coverBytes),
+        .integer("limits.listBytes", \.limits.listBytes),
+        .integer("limits.archiveBytes", \.limits.archiveBytes),
+    ]
+
+    /// The key called `name`, if there is one.
+    public static func named(_ name: String) -> ConfigurationKey? { all.first { $0.name == name } }
+
+    /// The section names (`storage`, `covers`, `limits`).
+    static let sections: Set<String> = Set(all.compactMap { $0.name.split(separator: ".").count == 2 ? String($0.name.split(separator: ".")[0]) : nil })
+}
+
+/// A value as the YAML file, an environment variable or a flag gives it.
+enum ConfigurationValue {
+    case scalar(String)
+    case list([String])
+
+    /// The items of a list; a scalar is a comma-separated list (as in environment variables).
+    var items: [String] {
+        switch self {
+        case .list(let items): items
+        case .scalar(let text):
+            text.split(separator: ",").map { String($0).trimmingWhiteSpace() }.filter { !$0.isEmpty }
+        }
+    }
+}
+
+/// Why a value was refused, without saying where it came from (the caller adds that).
+struct ConfigurationProblem: Error {
+    let message: String
+}
+
+extension ConfigurationKey {
+    private static func scalar(_ value: ConfigurationValue) throws(ConfigurationProblem) -> String {
+        guard case .scalar(let text) = value else { throw ConfigurationProblem(message: "expects a single value, not a list") }
+        return text
+    }
+
+    static func text(_ name: String, _ path: ConfigurationPath<String>) -> Self {
+        Self(name: name, assign: { config, value throws(ConfigurationProblem) in
+            let text = try scalar(value)
+            guard !text.isEmpty else { throw ConfigurationProblem(message: "must not be empty") }
+            config[keyPath: path] = text
+        }, render: { $0[keyPath: path] })
+    }
+
+    static func optionalText(_ name: String, _ path: ConfigurationPath<String?>) -> Self {
+        Self(name: name, assign: { config, value throws(ConfigurationProblem) in
+            let text = try scalar(value)
+            config[keyPath: path] = text.isEmpty ? nil : text
+        }, render: { $0[keyPath: path] ?? "(backend default)" })
+    }
+
+    static func choice(_ name: String, _ path: ConfigurationPath<String>, _ choices: [String]) -> Self {
+        Self(name: name, assign: { config, value throws(ConfigurationProblem) in
+            let text = try scalar(value)
+            guard choices.contains(text) else {
+                throw ConfigurationProblem(message: "must be one of \(choices.joined(separator: ", ")), not '\(text)'")
+            }
+            config[keyPath: path] = text
+        }, render: { $0[keyPath: path] })
+    }
+
+    static func list(_ name: String, _ path: ConfigurationPath<[String]>) -> Self {
+        Self(name: name, assign: { config, value in config[keyPath: path] = value.items },
+             render: { "[" + $0[keyPath: path].joined(separator: ", ") + "]" })
+    }
+
+    static func integer<N: FixedWidthInteger & Sendable>(
+        _ name: String, _ path: ConfigurationPath<N>, minimum: N = 0
+    ) -> Self {
+        Self(name: name, assign: { config, value throws(ConfigurationProblem) in
+            let text = try scalar(value).replacingOccurrences(of: "_", with: "")
+            guard let number = N(text), number >= minimum else {
+                throw ConfigurationProblem(message: "must be a whole number of at least \(minimum), not '\(text)'")
+            }
+            config[keyPath: path] = number
+        }, render: { String($0[keyPath: path]) })
+    }
+
+    static func number(_ name: String, _ path: ConfigurationPath<Double>) -> Self {
+        Self(name: name, assign: { config, value throws(ConfigurationProblem) in
+            let text = try scalar(value)
+            guard let number = Double(text), number.isFinite, number >= 0 else {
+                throw ConfigurationProblem(message: "must be a number of seconds, not '\(text)'")
+            }
+            config[keyPath: path] = number
+        }, render: { String($0[keyPath: path]) })
+    }
+}
+
+/// A field of ``Configuration`` that a key writes.
+typealias ConfigurationPath<Value> = any WritableKeyPath<Configuration, Value> & Sendable

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Covers as files `<sha256>.<ext>` in one folder — the store of the file backends.
+public struct DirectoryCoverStore: CoverStore {
+    /// The folder (created on the first put).
+    public let folder: URL
+
+    public init(folder: URL) { self.folder = folder }
+
+    public func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey {
+        let key = CoverKey(bytes: bytes, fileExtension: fileExtension)
+        let target = url(for: key)
+        if !FileManager.default.fileExists(atPath: target.path) {
+            try AtomicFile.makeFolder(folder)
+            try AtomicFile.write(bytes, to: target)
+        }
+        return key
+    }
+
+    public func data(for key: CoverKey) async throws -> Data? {
+        try? Data(contentsOf: url(for: key))
+    }
+
+    public func contains(_ key: CoverKey) async throws -> Bool {
+        FileManager.default.fileExists(atPath: url(for: key).path)
+    }
+
+    public func keys() async throws -> [CoverKey] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.compactMap(CoverKey.init(fileName:)).sorted()
+    }
+
+    public func remove(_ key: CoverKey) async throws -> Int {
+        let path = url(for: key).path
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard unlink(path) == 0 else { return 0 }
+        return size
+    }
+
+    private func url(for key: CoverKey) -> URL { folder.appendingPathComponent(key.fileName) }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Reads an album list in ``Format``: a plain array of album objects, or an object/dictionary
+/// with the array under `albums` (SPEC 2). Unknown keys are ignored; the year may be a string
+/// or an integer.
+public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
+    public let format: Format
+
+    public init(format: Format) { self.format = format }
+
+    public var name: String { format.name }
+
+    public func canRead(name: String, prefix: Data) -> Bool {
+        let ending = (name as NSString).pathExtension.lowercased()
+        if format.fileExtensions.contains(ending) { return true }
+        return ending.isEmpty && format.looksLikeFormat(prefix)
+    }
+
+    public func items(from input: URL, limits: Limits) -> AsyncThrowingStream<SourceItem, any Error> {
+        AsyncThrowingStream { continuation in
+            do {
+                for item in try read(input, limits: limits) { continuation.yield(item) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+    }
+
+    /// The whole list: album lists are small enough (`limits.listBytes`) to decode at once.
+    private func read(_ input: URL, limits: Limits) throws -> [SourceItem] {
+        let name = input.path
+        let size = (try? FileManager.default.attributesOfItem(atPath: name)[.size] as? Int64) ?? nil
+        if let size, size > limits.listBytes {
+            throw AlbumKitError(.limitExceeded, "\(name): the album list is \(size) bytes; the limit is \(limits.listBytes) (limits.listBytes)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: input)
+        } catch {
+            throw AlbumKitError(.fileSystem, "\(name): cannot read: \(error.localizedDescription)")
+        }
+        let records: [AlbumRecord]
+        do {
+            records = try decodeList(data)
+        } catch {
+            throw AlbumKitError.unreadable(name, "not a \(format.name) album list (\(error.decodingSummary))")
+        }
+        var items = records.enumerated().map { index, record in
+            SourceItem.album(record, label: "\(input.lastPathComponent) #\(index + 1) '\(record.title.prefix(80))'")
+        }
+        items.append(.progress(bytesRead: Int64(data.count), totalBytes: Int64(data.count)))
+        return items
+    }
+
+    private struct Wrapped: Decodable { var albums: [AlbumRecord] }
+
+    /// The array at the root, or under `albums`. The error of the form the root has wins.
+    private func decodeList(_ data: Data) throws -> [AlbumRecord] {
+        do {
+            return try format.decode([AlbumRecord].self, from: data)
+        } catch DecodingError.typeMismatch(let type, let context) where context.codingPath.isEmpty && type is [Any].Type {
+            return try format.decode(Wrapped.self, from: data).albums
+        }
+    }
+}

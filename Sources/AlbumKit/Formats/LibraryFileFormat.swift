@@ -1,0 +1,73 @@
+import Foundation
+
+/// A serialisation that file storage and album-list sources share, so JSON and property
+/// lists are one generic code path (`FileStorage<JSONFormat>`, `AlbumListSource<PropertyListFormat>`).
+public protocol LibraryFileFormat: Sendable {
+    /// The adapter name (`json`, `plist`).
+    var name: String { get }
+    /// The file name a library of this format gets by default (`library.json`).
+    var defaultFileName: String { get }
+    /// The file name endings this format reads (`json`).
+    var fileExtensions: [String] { get }
+    /// Whether `prefix` (the first bytes of a file) looks like this format.
+    func looksLikeFormat(_ prefix: Data) -> Bool
+    /// Encodes `value`.
+    func encode<T: Encodable>(_ value: T) throws -> Data
+    /// Decodes a `T` from `data`.
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+}
+
+/// JSON, UTF-8.
+public struct JSONFormat: LibraryFileFormat {
+    public init() {}
+    public var name: String { "json" }
+    public var defaultFileName: String { "library.json" }
+    public var fileExtensions: [String] { ["json"] }
+
+    public func looksLikeFormat(_ prefix: Data) -> Bool {
+        let first = prefix.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.first
+        return first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
+    }
+
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys]
+        return try encoder.encode(value)
+    }
+
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try JSONDecoder().decode(type, from: data)
+    }
+}
+
+/// Property lists: XML or binary on writing, either on reading.
+public struct PropertyListFormat: LibraryFileFormat {
+    /// Whether ``encode(_:)`` writes the binary form.
+    public var binary: Bool
+
+    public init(binary: Bool = false) { self.binary = binary }
+    public var name: String { "plist" }
+    public var defaultFileName: String { "library.plist" }
+    public var fileExtensions: [String] { ["plist"] }
+
+    public func looksLikeFormat(_ prefix: Data) -> Bool {
+        prefix.starts(with: Array("bplist".utf8)) || prefix.starts(with: Array("<?xml".utf8))
+            || prefix.starts(with: Array("<plist".utf8)) || prefix.starts(with: [0xEF, 0xBB, 0xBF, 0x3C])
+    }
+
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = binary ? .binary : .xml
+        encoder.userInfo[.omitsNulls] = true
+        return try encoder.encode(value)
+    }
+
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try PropertyListDecoder().decode(type, from: data)
+    }
+}
+
+extension CodingUserInfoKey {
+    /// Set by formats that cannot store null (property lists): optional values are left out.
+    public static let omitsNulls = CodingUserInfoKey(rawValue: "albumkit.omitsNulls")!
+}

@@ -1,0 +1,82 @@
+/// Everything the parts tell each other (SPEC 6). Positions are 1-based, as users see them.
+public enum LibraryEvent: Sendable, Hashable {
+    case albumAdded(Album, position: Int)
+    case albumRemoved(Album, position: Int)
+    case albumUpdated(before: Album, after: Album)
+    case albumMoved(AlbumID, from: Int, to: Int)
+    case saved(location: String, albumCount: Int)
+    case stateRestored(current: AlbumID?, undoSteps: Int, redoSteps: Int)
+    case importStarted(inputs: [String])
+    case importProgress(input: String, albums: Int, bytesRead: Int64, totalBytes: Int64?)
+    case albumImported(Album, outcome: ImportOutcome)
+    case importFinished(ImportSummary)
+    case importFailed(input: String, reason: String)
+    case exportStarted(path: String, albums: Int)
+    case exportProgress(path: String, albums: Int, totalAlbums: Int, bytesWritten: Int64)
+    case exportFinished(path: String, albums: Int, bytesWritten: Int64)
+    case coverRequested(AlbumID, reference: String)
+    case coverFetched(AlbumID, reference: String, key: CoverKey, bytes: Int)
+    case coverCached(AlbumID, reference: String, key: CoverKey)
+    case coverFailed(AlbumID, reference: String, reason: String)
+    case storageSwitched(from: String, to: String)
+
+    /// The SPEC name, such as `library.albumAdded`.
+    public var name: String {
+        switch self {
+        case .albumAdded: "library.albumAdded"
+        case .albumRemoved: "library.albumRemoved"
+        case .albumUpdated: "library.albumUpdated"
+        case .albumMoved: "library.albumMoved"
+        case .saved: "library.saved"
+        case .stateRestored: "library.stateRestored"
+        case .importStarted: "import.started"
+        case .importProgress: "import.progress"
+        case .albumImported: "import.albumImported"
+        case .importFinished: "import.finished"
+        case .importFailed: "import.failed"
+        case .exportStarted: "export.started"
+        case .exportProgress: "export.progress"
+        case .exportFinished: "export.finished"
+        case .coverRequested: "cover.requested"
+        case .coverFetched: "cover.fetched"
+        case .coverCached: "cover.cached"
+        case .coverFailed: "cover.failed"
+        case .storageSwitched: "storage.switched"
+        }
+    }
+}
+
+/// What `import` did with one incoming album.
+public enum ImportOutcome: String, Sendable, Hashable, Codable {
+    /// New to the library.
+    case added
+    /// A duplicate, left out (`--on-duplicate skip`).
+    case skipped
+    /// A duplicate whose fields replaced the stored album's (`replace`).
+    case replaced
+    /// A duplicate added again under a new id (`keep`).
+    case kept
+}
+
+/// The counts an import ends with.
+public struct ImportSummary: Sendable, Hashable, Codable {
+    public var added = 0
+    public var skipped = 0
+    public var replaced = 0
+    public var kept = 0
+    public var coversStored = 0
+    public var warnings: [String] = []
+    public var dryRun = false
+
+    public init() {}
+
+    /// Counts one album's outcome.
+    public mutating func count(_ outcome: ImportOutcome) {
+        switch outcome {
+        case .added: added += 1
+        case .skipped: skipped += 1
+        case .replaced: replaced += 1
+        case .kept: kept += 1
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// One album of the catalog (SPEC section 1). A validated value: every `Album` that exists
+/// obeys the field rules, so storage and output code never re-check them.
+public struct Album: Hashable, Sendable, Codable {
+    public var id: AlbumID
+    public var title: String
+    public var artist: String
+    public var genre: String
+    /// `""` or one to four digits.
+    public var year: String
+    /// `http(s)://…`, `file://…`, `covers/<name>`, or nil for no cover.
+    public var coverUrl: String?
+
+    /// Makes an album, checking every field; `label` names it in errors (defaults to the title).
+    public init(
+        id: AlbumID, title: String, artist: String, genre: String = "", year: String = "",
+        coverUrl: String? = nil, label: String? = nil
+    ) throws(AlbumKitError) {
+        let name = label ?? "'\(title)'"
+        guard AlbumID.isValid(id.rawValue) else {
+            throw .invalidAlbum(name, field: "id", "must be non-empty, without white space, and not all digits")
+        }
+        self.id = id
+        self.title = try AlbumField.text(title, field: "title", album: name, required: true)
+        self.artist = try AlbumField.text(artist, field: "artist", album: name, required: true)
+        self.genre = try AlbumField.text(genre, field: "genre", album: name, required: false)
+        self.year = try AlbumField.year(year, album: name)
+        self.coverUrl = try AlbumField.coverURL(coverUrl, album: name)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }
+
+    /// Decodes leniently (year as string or integer) and then validates like `init`.
+    public init(from decoder: any Decoder) throws {
+        let record = try AlbumRecord(from: decoder)
+        guard let id = record.id else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.id, .init(codingPath: decoder.codingPath, debugDescription: "stored albums need an id"))
+        }
+        try self.init(
+            id: id, title: record.title, artist: record.artist, genre: record.genre, year: record.year,
+            coverUrl: record.coverUrl)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(artist, forKey: .artist)
+        try container.encode(genre, forKey: .genre)
+        try container.encode(year, forKey: .year)
+        try container.encodeIfPresent(coverUrl, forKey: .coverUrl)
+    }
+
+    /// The same artist, title and year, ignoring case: how `import` spots a duplicate of an
+    /// album that arrives without an id.
+    public var duplicateKey: String {
+        [artist, title, year].map { $0.lowercased() }.joined(separator: "\u{1F}")
+    }
+}

@@ -1,0 +1,54 @@
+/// The field rules of SPEC section 1, in one place.
+enum AlbumField {
+    /// The largest a field may be, in UTF-8 bytes.
+    static let maxBytes = 64 * 1024
+
+    static func text(_ value: String, field: String, album: String, required: Bool) throws(AlbumKitError)
+        -> String
+    {
+        let trimmed = value.trimmingWhiteSpace()
+        if required && trimmed.isEmpty { throw .invalidAlbum(album, field: field, "is required and empty") }
+        try checkCharacters(trimmed, field: field, album: album)
+        return trimmed
+    }
+
+    static func year(_ value: String, album: String) throws(AlbumKitError) -> String {
+        let trimmed = value.trimmingWhiteSpace()
+        guard trimmed.utf8.count <= 4, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw .invalidAlbum(album, field: "year", "must be empty or 1 to 4 digits, not '\(trimmed.prefix(20))'")
+        }
+        return trimmed
+    }
+
+    static func coverURL(_ value: String?, album: String) throws(AlbumKitError) -> String? {
+        guard let value = value?.trimmingWhiteSpace(), !value.isEmpty else { return nil }
+        try checkCharacters(value, field: "coverUrl", album: album)
+        let lower = value.lowercased()
+        let allowed =
+            lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
+            || (value.hasPrefix("covers/") && value.count > 7 && !value.contains("..") && !value.dropFirst(7).contains("/"))
+        guard allowed else {
+            throw .invalidAlbum(album, field: "coverUrl", "must be http(s)://…, file://… or covers/<name>, not '\(value.prefix(60))'")
+        }
+        return value
+    }
+
+    private static func checkCharacters(_ value: String, field: String, album: String) throws(AlbumKitError) {
+        if value.utf8.count > maxBytes {
+            throw .invalidAlbum(album, field: field, "is \(value.utf8.count) bytes; the limit is \(maxBytes)")
+        }
+        if value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            throw .invalidAlbum(album, field: field, "holds a control character")
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing white space and newlines.
+    func trimmingWhiteSpace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}

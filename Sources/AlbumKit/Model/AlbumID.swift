@@ -1,0 +1,33 @@
+import Foundation
+
+/// The stable identity of an album: assigned once, never reused, never all digits
+/// (so a bare number on the command line is always a position).
+public struct AlbumID: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    /// A new random id (a lower-case UUID, which always holds letters or dashes).
+    public static func generate() -> AlbumID {
+        AlbumID(UUID().uuidString.lowercased())
+    }
+
+    /// Whether `text` is acceptable as an id: non-empty, not all digits, no white space.
+    public static func isValid(_ text: String) -> Bool {
+        !text.isEmpty && text.contains { !$0.isASCII || !$0.isNumber }
+            && !text.contains { $0.isWhitespace || $0.isNewline } && text.utf8.count <= 256
+    }
+}

@@ -1,0 +1,48 @@
+/// An album as an input file gives it, before validation: the id may be missing, the year
+/// may be an integer, unknown keys are ignored.
+public struct AlbumRecord: Sendable, Hashable, Decodable {
+    public var id: AlbumID?
+    public var title: String
+    public var artist: String
+    public var genre: String
+    public var year: String
+    public var coverUrl: String?
+
+    public init(
+        id: AlbumID? = nil, title: String, artist: String, genre: String = "", year: String = "",
+        coverUrl: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.artist = artist
+        self.genre = genre
+        self.year = year
+        self.coverUrl = coverUrl
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(String.self, forKey: .id).map(AlbumID.init(rawValue:))
+        title = try container.decode(String.self, forKey: .title)
+        artist = try container.decode(String.self, forKey: .artist)
+        genre = try container.decodeIfPresent(String.self, forKey: .genre) ?? ""
+        coverUrl = try container.decodeIfPresent(String.self, forKey: .coverUrl)
+        if let text = try? container.decodeIfPresent(String.self, forKey: .year) {
+            year = text
+        } else if let number = try container.decodeIfPresent(Int.self, forKey: .year) {
+            year = String(number)
+        } else {
+            year = ""
+        }
+    }
+
+    /// Validates the record into an album, giving it `id` when it has none.
+    /// `label` names the album in errors (for instance "albums.json #3 'Title'").
+    public func validated(newID: @autoclosure () -> AlbumID, label: String) throws(AlbumKitError) -> Album {
+        try Album(
+            id: id ?? newID(), title: title, artist: artist, genre: genre, year: year, coverUrl: coverUrl,
+            label: label)
+    }
+}

@@ -1,0 +1,53 @@
+/// The whole library at one moment: the ordered albums and the memento.
+public struct LibrarySnapshot: Hashable, Sendable {
+    public var albums: [Album]
+    public var state: LibraryState
+
+    public init(albums: [Album] = [], state: LibraryState = LibraryState()) {
+        self.albums = albums
+        self.state = state
+    }
+
+    /// The index of the album with `id`, if it is in the library.
+    public func index(of id: AlbumID) -> Int? { albums.firstIndex { $0.id == id } }
+
+    /// Applies `edit`, keeping the current album on its album (SPEC 5): when the current album
+    /// is removed, the album now at its position becomes current, or the last, or none.
+    /// Throws when the edit does not fit this snapshot (a stale or corrupt history).
+    public mutating func apply(_ edit: LibraryEdit) throws(AlbumKitError) {
+        switch edit {
+        case .insert(let album, let index):
+            guard (0...albums.count).contains(index), self.index(of: album.id) == nil else {
+                throw Self.misfit(edit, count: albums.count)
+            }
+            albums.insert(album, at: index)
+        case .remove(let album, let index):
+            guard albums.indices.contains(index), albums[index].id == album.id else {
+                throw Self.misfit(edit, count: albums.count)
+            }
+            albums.remove(at: index)
+            if state.current == album.id {
+                state.current = albums.isEmpty ? nil : albums[min(index, albums.count - 1)].id
+            }
+        case .update(let before, let after):
+            guard before.id == after.id, let index = index(of: before.id) else {
+                throw Self.misfit(edit, count: albums.count)
+            }
+            albums[index] = after
+        case .move(let id, let from, let to):
+            guard albums.indices.contains(from), albums.indices.contains(to), albums[from].id == id else {
+                throw Self.misfit(edit, count: albums.count)
+            }
+            albums.insert(albums.remove(at: from), at: to)
+        }
+    }
+
+    /// Applies every edit of `change` in order.
+    public mutating func apply(_ change: LibraryChange) throws(AlbumKitError) {
+        for edit in change.edits { try apply(edit) }
+    }
+
+    private static func misfit(_ edit: LibraryEdit, count: Int) -> AlbumKitError {
+        AlbumKitError(.libraryState, "the change \(edit) does not fit the library of \(count) albums; it was changed elsewhere")
+    }
+}

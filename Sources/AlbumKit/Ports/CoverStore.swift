@@ -1,0 +1,55 @@
+import Foundation
+
+/// Content-addressed cover bytes: each cover is stored once under the SHA-256 of its bytes.
+///
+/// ## Implementation requirements
+/// - ``put(_:fileExtension:)`` is idempotent: storing the same bytes twice keeps one copy and
+///   returns the same key. A reader never sees a partly written cover.
+/// - ``data(for:)`` returns exactly the stored bytes, or nil when the key is unknown.
+/// - The store lives with the library it belongs to and is safe to use from many tasks.
+public protocol CoverStore: Sendable {
+    /// Stores `bytes` and returns their key.
+    func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey
+    /// The bytes stored under `key`, or nil.
+    func data(for key: CoverKey) async throws -> Data?
+    /// Whether `key` is stored.
+    func contains(_ key: CoverKey) async throws -> Bool
+    /// Every stored key.
+    func keys() async throws -> [CoverKey]
+    /// Drops `key`; returns how many bytes that freed (0 when it was not stored).
+    func remove(_ key: CoverKey) async throws -> Int
+}
+
+/// The name of a stored cover: the SHA-256 of its bytes in lower-case hex, and an extension
+/// for the image type (`png`, `jpg`, …). Its file name is `<sha256>.<ext>`.
+public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let sha256: String
+    public let fileExtension: String
+
+    public init(sha256: String, fileExtension: String) {
+        self.sha256 = sha256
+        self.fileExtension = fileExtension
+    }
+
+    /// Parses `<64 hex>.<ext>` (or `covers/<64 hex>.<ext>`); nil for anything else.
+    public init?(fileName: String) {
+        let name = fileName.hasPrefix("covers/") ? String(fileName.dropFirst(7)) : fileName
+        let parts = name.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy(\.isHexDigit),
+            !parts[1].isEmpty, parts[1].allSatisfy({ $0.isLetter || $0.isNumber })
+        else { return nil }
+        self.init(sha256: parts[0].lowercased(), fileExtension: parts[1].lowercased())
+    }
+
+    /// The key `bytes` get when stored with `fileExtension`.
+    public init(bytes: Data, fileExtension: String) {
+        self.init(sha256: SHA256Digest.hex(of: bytes), fileExtension: fileExtension.lowercased())
+    }
+
+    /// `<sha256>.<ext>`.
+    public var fileName: String { "\(sha256).\(fileExtension)" }
+    /// The bundle-relative reference albums use: `covers/<sha256>.<ext>`.
+    public var bundlePath: String { "covers/\(fileName)" }
+    public var description: String { fileName }
+    public static func < (lhs: CoverKey, rhs: CoverKey) -> Bool { lhs.fileName < rhs.fileName }
+}

@@ -1,0 +1,66 @@
+/// Every error the core throws: a kind to match on and a sentence that names the input.
+///
+/// Modelled on async-http-client's `HTTPClientError`: callers compare ``kind`` against the
+/// static members of ``Kind``; people read ``description``.
+public struct AlbumKitError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, as a value callers can compare.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// An album field broke a rule of SPEC section 1.
+        public static let invalidAlbum = Kind("invalidAlbum")
+        /// A file could not be parsed, or had the wrong shape.
+        public static let unreadableInput = Kind("unreadableInput")
+        /// A file or folder could not be read or written.
+        public static let fileSystem = Kind("fileSystem")
+        /// A position or id that names no album.
+        public static let noSuchAlbum = Kind("noSuchAlbum")
+        /// A configuration file, variable or flag that is unknown or has a bad value.
+        public static let configuration = Kind("configuration")
+        /// Another writer held the library lock for longer than the timeout.
+        public static let lockTimeout = Kind("lockTimeout")
+        /// The library does not exist yet, or exists when it must not.
+        public static let libraryState = Kind("libraryState")
+        /// Nothing to undo or redo.
+        public static let historyEmpty = Kind("historyEmpty")
+        /// No adapter can read or serve the request.
+        public static let unsupported = Kind("unsupported")
+        /// A limit from `limits.*` was passed.
+        public static let limitExceeded = Kind("limitExceeded")
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// One sentence naming the input and the problem.
+    public let description: String
+
+    /// Makes an error of `kind`; prefer the static constructors below.
+    public init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+
+    static func invalidAlbum(_ album: String, field: String, _ problem: String) -> Self {
+        Self(.invalidAlbum, "album \(album): field '\(field)' \(problem)")
+    }
+    static func unreadable(_ input: String, _ problem: String) -> Self {
+        Self(.unreadableInput, "\(input): \(problem)")
+    }
+    static func fileSystem(_ path: String, _ operation: String, errno code: Int32) -> Self {
+        Self(.fileSystem, "\(path): cannot \(operation): \(String(cString: strerror(code)))")
+    }
+    static func noSuchAlbum(_ reference: String, count: Int) -> Self {
+        Self(.noSuchAlbum, count == 0
+            ? "no album \(reference): the library is empty"
+            : "no album \(reference): positions run from 1 to \(count)")
+    }
+    static func configuration(_ message: String) -> Self { Self(.configuration, message) }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

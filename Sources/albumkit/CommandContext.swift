@@ -1,0 +1,38 @@
+import AlbumKit
+import Foundation
+import Logging
+
+/// What a running command works with, built once from the global options and passed down:
+/// the configuration, the registered adapters, the hub and the subscribers on it
+/// (the `--events` log, the progress display).
+struct CommandContext {
+    let configuration: Configuration
+    let registry: AdapterRegistry
+    let hub = NotificationHub()
+    let logger = Logger(label: "albumkit")
+    private var subscriptions: [HubSubscription] = []
+
+    init(configuration: Configuration, eventsPath: String?, showsProgress: Bool) throws {
+        self.configuration = configuration
+        self.registry = .installed
+        if let eventsPath { subscriptions.append(try EventLogWriter(path: eventsPath).attach(to: hub)) }
+        if showsProgress { subscriptions.append(ProgressDisplay().attach(to: hub)) }
+        logger.debug("configuration file: \(configuration.file ?? "none (embedded default)")")
+        logger.debug("library: \(configuration.library), backend: \(configuration.storage.backend)")
+    }
+
+    /// Ends the subscriptions (the events log, the progress display).
+    func close() {
+        for subscription in subscriptions { subscription.cancel() }
+    }
+
+    /// The storage backend the configuration selects.
+    func storage() throws -> any StorageBackend { try registry.makeStorage(for: configuration) }
+
+    /// Opens the library; an absent one is an error that says to run `init`.
+    func openLibrary() async throws -> Library {
+        let storage = try storage()
+        logger.debug("opening \(storage.location)")
+        return try await Library.open(storage, hub: hub)
+    }
+}

@@ -1,0 +1,24 @@
+import AlbumKit
+import ArgumentParser
+
+/// `albumkit show POS|ID [--json]`: one album.
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one album.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "A position (1-based) or an album id.")
+    var album: String
+
+    @Flag(help: "Print the stable JSON form.")
+    var json = false
+
+    func run() async throws {
+        try await global.withLibrary { library, _ in
+            let (album, position) = try await library.album(AlbumReference(album))
+            let row = AlbumJSON.Row(position: position, album: album, cover: await CoverState.of(album, in: library.storage.covers))
+            let isCurrent = await library.currentAlbum?.id == album.id
+            print(json ? try AlbumJSON.single(row) : AlbumTable.detail(row, isCurrent: isCurrent))
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import AlbumKit
+import Foundation
+
+/// The stable `--json` shapes of SPEC 7: `list --json` is
+/// `{"albums":[{position,id,title,artist,genre,year,coverUrl,cover}…],"current":ID|null}`,
+/// `show --json` and `current --json` are `{"album":{…}|null}`.
+enum AlbumJSON {
+    struct Row: Encodable {
+        let position: Int
+        let album: Album
+        let cover: CoverState
+
+        enum CodingKeys: String, CodingKey { case position, id, title, artist, genre, year, coverUrl, cover }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(position, forKey: .position)
+            try container.encode(album.id, forKey: .id)
+            try container.encode(album.title, forKey: .title)
+            try container.encode(album.artist, forKey: .artist)
+            try container.encode(album.genre, forKey: .genre)
+            try container.encode(album.year, forKey: .year)
+            try container.encode(album.coverUrl, forKey: .coverUrl)
+            try container.encode(cover, forKey: .cover)
+        }
+    }
+
+    private struct List: Encodable {
+        let albums: [Row]
+        let current: AlbumID?
+        enum CodingKeys: String, CodingKey { case albums, current }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(albums, forKey: .albums)
+            try container.encode(current, forKey: .current)
+        }
+    }
+
+    private struct Single: Encodable {
+        let album: Row?
+        enum CodingKeys: String, CodingKey { case album }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(album, forKey: .album)
+        }
+    }
+
+    static func list(_ rows: [Row], current: AlbumID?) throws -> String { try text(List(albums: rows, current: current)) }
+    static func single(_ row: Row?) throws -> String { try text(Single(album: row)) }
+
+    private static func text(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+extension Library {
+    /// Every album with its position and cover state, for output.
+    func rows() async -> [AlbumJSON.Row] {
+        var rows: [AlbumJSON.Row] = []
+        for (index, album) in albums.enumerated() {
+            rows.append(AlbumJSON.Row(position: index + 1, album: album, cover: await CoverState.of(album, in: storage.covers)))
+        }
+        return rows
+    }
+}
