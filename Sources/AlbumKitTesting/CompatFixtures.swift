@@ -1,0 +1,36 @@
+import AlbumKit
+
+/// Albums for conformance suites: plain ones in bulk, and ones at the edges of the field rules.
+public enum CompatFixtures {
+    /// `count` distinct albums with every field set, half of them with a cover.
+    public static func albums(count: Int) -> [Album] {
+        (0..<count).map { index in
+            try! Album(
+                id: AlbumID("fixture-\(index)"), title: "Album \(index)", artist: "Artist \(index % 7)",
+                genre: ["Pop", "Jazz", ""][index % 3], year: index % 4 == 0 ? "" : String(1950 + index % 70),
+                coverUrl: index % 2 == 0 ? "covers/" + String(repeating: "ab", count: 32) + ".png" : nil)
+        }
+    }
+
+    /// Albums with unicode in every script, emoji, tabs, quotes, XML and JSON specials, and
+    /// fields at the 64 KiB limit.
+    public static func unusualAlbums() -> [Album] {
+        let long = String(repeating: "ü", count: 32 * 1024)  // 64 KiB of UTF-8
+        let samples: [(String, String)] = [
+            ("Björk – Homogenic", "Björk Guðmundsdóttir"),
+            ("東京事変 教育", "椎名林檎"),
+            ("Песни", "Кино"),
+            ("\u{1F3B8} Emoji \u{1F1EF}\u{1F1F5} flags \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", "Ünïcödé"),
+            ("Tab\tinside & <xml> \"quotes\" 'single' \\backslash", "]]> <!-- --> {\"json\": [1]}"),
+            ("العربية", "עברית"),
+            (long, "Long Title Artist"),
+            ("Long Artist", long),
+            ("e\u{301} combining", "NFC é vs NFD e\u{301}"),
+        ]
+        return samples.enumerated().map { index, sample in
+            try! Album(
+                id: AlbumID("unusual-\(index)-ü"), title: sample.0, artist: sample.1, genre: index % 2 == 0 ? "Genre ✓" : "",
+                year: index == 0 ? "1997" : "", coverUrl: index == 3 ? "https://example.com/cover.jpg?a=1&b=2" : nil)
+        }
+    }
+}

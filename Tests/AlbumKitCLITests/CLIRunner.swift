@@ -1,0 +1,89 @@
+import Foundation
+
+/// Runs the built `albumkit` binary in a sandbox of its own: a fresh folder as working
+/// directory, HOME and XDG folders inside it, so no test touches the user's library.
+struct CLIRunner {
+    /// What one run printed and returned.
+    struct Result {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    let folder: URL
+    var environment: [String: String]
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("albumkit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        environment = [
+            "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
+        ]
+    }
+
+    /// The default library folder of this sandbox.
+    var libraryFolder: URL { folder.appendingPathComponent("data/albumkit") }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    /// Runs `albumkit ARGUMENTS` and waits for it.
+    @discardableResult
+    func run(_ arguments: String..., environment extra: [String: String] = [:]) throws -> Result {
+        try run(arguments, environment: extra)
+    }
+
+    /// Runs `albumkit ARGUMENTS` and waits for it.
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+        try start(arguments, environment: extra).wait()
+    }
+
+    /// Starts `albumkit ARGUMENTS` without waiting.
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Running {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = environment.merging(extra) { $1 }
+        let output = folder.appendingPathComponent(".out-\(UUID().uuidString)")
+        let error = folder.appendingPathComponent(".err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: error.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: error)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Running(process: process, output: output, error: error)
+    }
+
+    /// A started `albumkit`.
+    struct Running {
+        let process: Process
+        let output: URL
+        let error: URL
+
+        func wait() throws -> Result {
+            process.waitUntilExit()
+            defer {
+                try? FileManager.default.removeItem(at: output)
+                try? FileManager.default.removeItem(at: error)
+            }
+            return Result(
+                status: process.terminationStatus, output: try String(contentsOf: output, encoding: .utf8),
+                error: try String(contentsOf: error, encoding: .utf8))
+        }
+    }
+
+    /// The `albumkit` executable: `$ALBUMKIT_BIN`, or the one built beside this test bundle.
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["ALBUMKIT_BIN"] { return URL(fileURLWithPath: path) }
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("albumkit")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug/albumkit").standardizedFileURL
+    }()
+}

@@ -1,0 +1,57 @@
+import AlbumKit
+import Foundation
+import Testing
+
+/// SPEC 1's field rules.
+@Suite struct AlbumValidationTests {
+    @Test func trimsAndDefaults() throws {
+        let album = try AlbumRecord(title: "  Low \n", artist: "\tDavid Bowie ").validated(newID: "gen-1", label: "x")
+        #expect(album.title == "Low")
+        #expect(album.artist == "David Bowie")
+        #expect(album.genre == "")
+        #expect(album.year == "")
+        #expect(album.id == "gen-1")
+        #expect(album.coverUrl == nil)
+    }
+
+    @Test(arguments: [
+        ("title", AlbumRecord(title: "  ", artist: "A")),
+        ("artist", AlbumRecord(title: "T", artist: "")),
+        ("year", AlbumRecord(title: "T", artist: "A", year: "19921")),
+        ("year", AlbumRecord(title: "T", artist: "A", year: "MCMXCII")),
+        ("title", AlbumRecord(title: "Bell\u{7}", artist: "A")),
+        ("artist", AlbumRecord(title: "T", artist: "new\nline")),
+        ("genre", AlbumRecord(title: "T", artist: "A", genre: String(repeating: "x", count: 64 * 1024 + 1))),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "ftp://nope")),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/../../etc/passwd")),
+        ("id", AlbumRecord(id: "12345", title: "T", artist: "A")),
+    ])
+    func refusesWithAlbumAndFieldNamed(_ field: String, _ record: AlbumRecord) {
+        #expect {
+            _ = try record.validated(newID: "gen", label: "input.json #7")
+        } throws: { error in
+            let text = "\(error)"
+            return (error as? AlbumKitError)?.kind == .invalidAlbum && text.contains("input.json #7") && text.contains("'\(field)'")
+        }
+    }
+
+    @Test func yearMayBeAnIntegerAndTabsAreAllowed() throws {
+        let json = Data(#"[{"title":"A\tB","artist":"C","year":1992,"extra":{"ignored":true}}]"#.utf8)
+        let records = try JSONDecoder().decode([AlbumRecord].self, from: json)
+        let album = try records[0].validated(newID: "g-1", label: "x")
+        #expect(album.year == "1992")
+        #expect(album.title == "A\tB")
+    }
+
+    @Test func fieldAtTheLimitIsAccepted() throws {
+        let limit = String(repeating: "é", count: 32 * 1024)
+        #expect(try Album(id: "x-1", title: limit, artist: "A").title.utf8.count == 64 * 1024)
+    }
+
+    @Test func referencesParseAsPositionsOrIDs() {
+        #expect(AlbumReference("2") == .position(2))
+        #expect(AlbumReference("a2") == .id("a2"))
+        #expect(AlbumReference("starter-best-of-bowie") == .id("starter-best-of-bowie"))
+        #expect(AlbumID.generate().rawValue.contains { !$0.isNumber })
+    }
+}

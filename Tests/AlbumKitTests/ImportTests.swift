@@ -1,0 +1,144 @@
+import AlbumKit
+import Foundation
+import Testing
+
+/// JSON and property-list sources, and the import pipeline's merge rules.
+@Suite struct ImportTests {
+    static let tutorialJSON = """
+        [
+          {"title": "Best of Bowie", "artist": "David Bowie", "genre": "Pop", "year": "1992", "coverUrl": "https://example.com/bowie.png"},
+          {"title": "It's My Life", "artist": "No Doubt", "genre": "Pop", "year": 2003},
+          {"title": "Nothing Like The Sun", "artist": "Sting", "genre": "Pop", "year": "1999", "rating": 5}
+        ]
+        """
+
+    private func makeLibrary(_ folder: TemporaryFolder) async throws -> Library {
+        let backend = FileBackendKind.json.make(in: folder.path("lib"))
+        try await backend.create()
+        return try await Library.open(backend, hub: NotificationHub())
+    }
+
+    private func importing(_ paths: [URL], into library: Library, policy: DuplicatePolicy = .skip, dryRun: Bool = false) async throws -> ImportSummary {
+        try await ImportPipeline(registry: .builtIn, limits: Limits(), policy: policy, dryRun: dryRun).run(paths, into: library)
+    }
+
+    @Test func tutorialJSONAndWrappedFormImport() async throws {
+        let folder = try TemporaryFolder("import")
+        defer { folder.remove() }
+        let plain = folder.path("albums.json")
+        try Data(Self.tutorialJSON.utf8).write(to: plain)
+        let wrapped = folder.path("wrapped.json")
+        try Data(#"{"albums": [{"title": "Low", "artist": "David Bowie", "year": 1977}], "other": 1}"#.utf8).write(to: wrapped)
+        let library = try await makeLibrary(folder)
+        let summary = try await importing([plain, wrapped], into: library)
+        #expect(summary.added == 4)
+        #expect(await library.albums.map(\.title) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Low"])
+        #expect(await library.albums[1].year == "2003")
+        try await library.undo()
+        #expect(await library.albums.isEmpty, "one undo takes a whole import back")
+    }
+
+    @Test(arguments: ["xml", "binary"])
+    func plistWrittenByPythonPlistlibImports(_ format: String) async throws {
+        let folder = try TemporaryFolder("plist")
+        defer { folder.remove() }
+        let file = folder.path("albums.plist")
+        let script = """
+            import plistlib, sys
+            albums = [{"title": "Homogenic", "artist": "Björk", "year": 1997, "genre": "Electronic"},
+                      {"id": "kid-a", "title": "Kid A", "artist": "Radiohead", "year": "2000", "unknown": [1, 2]}]
+            root = albums if sys.argv[2] == "xml" else {"albums": albums}
+            with open(sys.argv[1], "wb") as f:
+                plistlib.dump(root, f, fmt=plistlib.FMT_XML if sys.argv[2] == "xml" else plistlib.FMT_BINARY)
+            """
+        let result = try runProgram("/usr/bin/env", ["python3", "-c", script, file.path, format])
+        #expect(result.status == 0, "\(result.output)")
+        let library = try await makeLibrary(folder)
+        let summary = try await importing([file], into: library)
+        #expect(summary.added == 2)
+        let albums = await library.albums
+        #expect(albums.map(\.title) == ["Homogenic", "Kid A"])
+        #expect(albums[0].artist == "Björk" && albums[0].year == "1997")
+        #expect(albums[1].id == "kid-a")
+    }
+
+    @Test(arguments: DuplicatePolicy.allCases)
+    func duplicatesFollowThePolicy(_ policy: DuplicatePolicy) async throws {
+        let folder = try TemporaryFolder("dup")
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        try await library.add(AlbumRecord(id: "kept-id", title: "Kid A", artist: "Radiohead", year: "2000"))
+        try await library.add(AlbumRecord(title: "Low", artist: "David Bowie", year: "1977"))
+        let file = folder.path("in.json")
+        try Data(#"""
+            [{"id": "kept-id", "title": "Kid A (remaster)", "artist": "Radiohead", "year": "2000"},
+             {"title": "LOW", "artist": "david bowie", "year": 1977, "genre": "Art rock"},
+             {"title": "Heroes", "artist": "David Bowie", "year": 1977}]
+            """#.utf8).write(to: file)
+        let summary = try await importing([file], into: library, policy: policy)
+        let albums = await library.albums
+        switch policy {
+        case .skip:
+            #expect((summary.added, summary.skipped) == (1, 2))
+            #expect(albums.map(\.title) == ["Kid A", "Low", "Heroes"])
+        case .replace:
+            #expect((summary.added, summary.replaced) == (1, 2))
+            #expect(albums.map(\.title) == ["Kid A (remaster)", "LOW", "Heroes"])
+            #expect(albums[0].id == "kept-id")
+        case .keep:
+            #expect((summary.added, summary.kept) == (1, 2))
+            #expect(albums.count == 5)
+            #expect(Set(albums.map(\.id)).count == 5, "kept copies get new ids")
+        }
+        try await library.undo()
+        #expect(await library.albums.map(\.title) == ["Kid A", "Low"])
+    }
+
+    @Test func dryRunWritesNothing() async throws {
+        let folder = try TemporaryFolder("dry")
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        let file = folder.path("albums.json")
+        try Data(Self.tutorialJSON.utf8).write(to: file)
+        let before = try Data(contentsOf: folder.path("lib/library.json"))
+        let summary = try await importing([file], into: library, dryRun: true)
+        #expect(summary.added == 3 && summary.dryRun)
+        #expect(try Data(contentsOf: folder.path("lib/library.json")) == before)
+    }
+
+    @Test(arguments: [
+        ("bad.json", #"[{"title": "T"}]"#, "artist"),
+        ("bad.json", #"[{"title": "T", "artist": "A", "year": [1]}]"#, "year"),
+        ("bad.json", #"[{"title": "T", "artist": "A\u0001"}]"#, "control character"),
+        ("bad.json", #"{"albums": 5}"#, "albums"),
+        ("trunc.json", #"[{"title": "T", "art"#, "bad.json"),
+        ("empty.json", "", "empty.json"),
+        ("bad.plist", "<?xml version=\"1.0\"?><plist><dict><key>x</key>", "bad.plist"),
+    ])
+    func badInputIsRefusedAndNothingIsWritten(_ name: String, _ content: String, _ expected: String) async throws {
+        let folder = try TemporaryFolder("bad")
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        let good = folder.path("good.json")
+        try Data(Self.tutorialJSON.utf8).write(to: good)
+        let bad = folder.path(name)
+        try Data(content.utf8).write(to: bad)
+        let before = try Data(contentsOf: folder.path("lib/library.json"))
+        await #expect {
+            _ = try await importing([good, bad], into: library)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(bad.path) && (text.contains(expected) || name != "bad.json")
+        }
+        #expect(try Data(contentsOf: folder.path("lib/library.json")) == before, "a failed import must change nothing")
+    }
+
+    @Test func unknownInputKindIsNamed() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        let file = folder.path("notes.txt")
+        try Data("hello".utf8).write(to: file)
+        await #expect { _ = try await importing([file], into: library) } throws: { "\($0)".contains("notes.txt") }
+    }
+}

@@ -1,0 +1,57 @@
+import AlbumKit
+import Foundation
+
+/// A fresh folder under the system temporary folder, for one test.
+struct TemporaryFolder {
+    let url: URL
+
+    init(_ name: String = "albumkit-test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ component: String) -> URL { url.appendingPathComponent(component) }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The three file backends the core ships, by name, for parameterised tests.
+enum FileBackendKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case json, plistXML, plistBinary
+
+    var description: String { rawValue }
+
+    func make(in folder: URL) -> any StorageBackend {
+        let covers = folder.appendingPathComponent("covers")
+        switch self {
+        case .json: return FileStorage(file: folder.appendingPathComponent("library.json"), format: JSONFormat(), coversFolder: covers, lockTimeout: 30)
+        case .plistXML: return FileStorage(file: folder.appendingPathComponent("library.plist"), format: PropertyListFormat(binary: false), coversFolder: covers, lockTimeout: 30)
+        case .plistBinary: return FileStorage(file: folder.appendingPathComponent("library.plist"), format: PropertyListFormat(binary: true), coversFolder: covers, lockTimeout: 30)
+        }
+    }
+
+    var fileName: String { self == .json ? "library.json" : "library.plist" }
+}
+
+/// Runs a program and returns its exit status and output.
+@discardableResult
+func runProgram(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// A snapshot of `count` plain albums.
+func sampleAlbums(_ count: Int, prefix: String = "Album") -> [Album] {
+    (1...max(count, 1)).prefix(count).map { index in
+        try! Album(id: AlbumID("id-\(prefix)-\(index)"), title: "\(prefix) \(index)", artist: "Artist \(index)")
+    }
+}
