@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "AlbumKit", targets: ["AlbumKit"]),
         .library(name: "AlbumKitTesting", targets: ["AlbumKitTesting"]),
+        .library(name: "AlbumKitBundle", targets: ["AlbumKitBundle"]),
         .executable(name: "albumkit", targets: ["albumkit"]),
     ],
     dependencies: [
@@ -14,6 +15,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -25,10 +30,19 @@ let package = Package(
             ]
         ),
         .target(name: "AlbumKitTesting", dependencies: ["AlbumKit"]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .target(
+            name: "AlbumKitBundle",
+            dependencies: ["AlbumKit", "CArchive", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(
             name: "albumkit",
             dependencies: [
                 "AlbumKit",
+                "AlbumKitBundle",
+                "SQLiteStorage",
+                "PostgresStorage",
+                "HTTPCovers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -41,8 +55,43 @@ let package = Package(
             dependencies: ["embed-files"],
             path: "Sources/EmbedStarterPlugin"
         ),
+        .target(
+            name: "SQLiteStorage",
+            dependencies: ["AlbumKit", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Plugins/SQLiteStorage"
+        ),
+        .target(
+            name: "PostgresStorage",
+            dependencies: ["AlbumKit", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Plugins/PostgresStorage"
+        ),
+        .target(
+            name: "HTTPCovers",
+            dependencies: [
+                "AlbumKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Plugins/HTTPCovers"
+        ),
+        .testTarget(
+            name: "HTTPCoversTests",
+            dependencies: [
+                "HTTPCovers", "AlbumKit", "AlbumKitTesting", "albumkit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "SQLiteStorageTests", dependencies: ["SQLiteStorage", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(
+            name: "PostgresStorageTests",
+            dependencies: ["PostgresStorage", "SQLiteStorage", "AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "albumkit"]
+        ),
+        .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting"]),
         .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
-        .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "albumkit"]),
+        .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "albumkit"]),
     ]
 )
 

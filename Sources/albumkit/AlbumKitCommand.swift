@@ -5,8 +5,6 @@ import Foundation
 /// The `albumkit` command: a root with one subcommand per file in `Commands/`.
 @main
 struct AlbumKitCommand: AsyncParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "albumkit",
         abstract: "Keep a portable catalog of music albums.",
@@ -15,11 +13,13 @@ struct AlbumKitCommand: AsyncParsableCommand {
             (~/.local/share/albumkit). Positions are 1-based; a bare number is a position, \
             anything else an album id.
             """,
-        version: version,
+        version: AlbumKitVersion.current,
         subcommands: [
             InitCommand.self, ListCommand.self, ShowCommand.self, AddCommand.self, UpdateCommand.self,
             RemoveCommand.self, MoveCommand.self, UndoCommand.self, RedoCommand.self, SelectCommand.self,
-            CurrentCommand.self, ImportCommand.self, ExportCommand.self, ConfigCommand.self, PluginsCommand.self,
+            CurrentCommand.self, ImportCommand.self, ExportCommand.self, RestoreCommand.self, VerifyCommand.self,
+            CoversCommand.self, ConfigCommand.self, PluginsCommand.self,
+            MigrateCommand.self,
         ]
     )
 

@@ -1,9 +1,19 @@
 import AlbumKit
+import AlbumKitBundle
+import HTTPCovers
+import PostgresStorage
+import SQLiteStorage
 
 extension AdapterRegistry {
     /// The adapters this `albumkit` binary ships: the core's built-ins, then each plugin,
     /// registered through the same public calls an outside package would use.
     static var installed: AdapterRegistry {
-        .builtIn
+        var registry = AdapterRegistry.builtIn
+        registry.register(StorageBackendFactory.bundle)
+        registry.register(BundleSource())
+        registry.register(.sqlite)
+        registry.register(.postgres)
+        registry.register(.httpCovers)
+        return registry
     }
 }

@@ -1,3 +1,4 @@
+import AlbumKitTesting
 import Foundation
 import Testing
 

@@ -60,9 +60,9 @@ public struct CoverFetcherFactory: Sendable {
     /// One line for `albumkit plugins`.
     public let summary: String
     /// Builds the fetcher.
-    public let make: @Sendable (Configuration) throws -> any CoverFetcher
+    public let make: @Sendable (CoverFetcherContext) throws -> any CoverFetcher
 
-    public init(name: String, summary: String, make: @escaping @Sendable (Configuration) throws -> any CoverFetcher) {
+    public init(name: String, summary: String, make: @escaping @Sendable (CoverFetcherContext) throws -> any CoverFetcher) {
         self.name = name
         self.summary = summary
         self.make = make

@@ -37,5 +37,7 @@ public struct DirectoryCoverStore: CoverStore {
         return size
     }
 
+    public func location(of key: CoverKey) -> String? { url(for: key).path }
+
     private func url(for key: CoverKey) -> URL { folder.appendingPathComponent(key.fileName) }
 }

@@ -40,17 +40,23 @@ public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
         } catch {
             throw AlbumKitError(.fileSystem, "\(name): cannot read: \(error.localizedDescription)")
         }
+        var items = try albumItems(in: data, input: name, label: name)
+        items.append(.progress(bytesRead: Int64(data.count), totalBytes: Int64(data.count)))
+        return items
+    }
+
+    /// The albums of the list in `data`, each labelled `<label> #<n> '<title>'`; a list that
+    /// does not decode is an error naming `input`. Bundles use this for their `albums.*` entry.
+    public func albumItems(in data: Data, input: String, label: String) throws(AlbumKitError) -> [SourceItem] {
         let records: [AlbumRecord]
         do {
             records = try decodeList(data)
         } catch {
-            throw AlbumKitError.unreadable(name, "not a \(format.name) album list (\(error.decodingSummary))")
+            throw AlbumKitError.unreadable(input, "not a \(format.name) album list (\(error.decodingSummary))")
         }
-        var items = records.enumerated().map { index, record in
-            SourceItem.album(record, label: "\(input.lastPathComponent) #\(index + 1) '\(record.title.prefix(80))'")
+        return records.enumerated().map { index, record in
+            SourceItem.album(record, label: "\(label) #\(index + 1) '\(record.title.prefix(80))'")
         }
-        items.append(.progress(bytesRead: Int64(data.count), totalBytes: Int64(data.count)))
-        return items
     }
 
     private struct Wrapped: Decodable { var albums: [AlbumRecord] }

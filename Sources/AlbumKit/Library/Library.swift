@@ -128,7 +128,7 @@ public actor Library {
             let change = LibraryChange(label: label, edits: edits)
             try snapshot.apply(change)
             snapshot.state.record(change, limit: historyLimit)
-            return (result, .edits(edits), Self.events(for: edits))
+            return (result, .edits(edits), Self.events(for: edits) + Self.coverRequests(for: edits, state: snapshot.state))
         }
     }
 
@@ -149,13 +149,13 @@ public actor Library {
             let applied = forward ? change : change.inverse
             try snapshot.apply(applied)
             if forward { snapshot.state.undo.append(change) } else { snapshot.state.redo.append(change) }
-            return (change, .edits(applied.edits), Self.events(for: applied.edits))
+            return (change, .edits(applied.edits), Self.events(for: applied.edits) + Self.coverRequests(for: applied.edits, state: snapshot.state))
         }
     }
 
     /// Loads under the writer lock, lets `body` change the snapshot, saves what it says
     /// changed (nil: nothing), then publishes its events and `library.saved`.
-    private func write<Result>(
+    func write<Result>(
         _ body: (inout LibrarySnapshot) throws -> (Result, StoredChange?, [LibraryEvent])
     ) async throws -> Result {
         let writer = try await storage.beginWrite()

@@ -1,6 +1,7 @@
 /// The memento: what survives a restart besides the albums — the current album and the
 /// undo/redo history. `state.json` in a bundle is this value:
-/// `{"version":1,"current":ID|null,"undo":[change…],"redo":[change…]}`, oldest first.
+/// `{"version":1,"current":ID|null,"undo":[change…],"redo":[change…],"covers":{…}}`, oldest
+/// first; `covers` (left out when empty) maps fetched cover references to their stored bytes.
 public struct LibraryState: Hashable, Sendable, Codable {
     /// The format version of `state.json`.
     public static let version = 1
@@ -13,14 +14,20 @@ public struct LibraryState: Hashable, Sendable, Codable {
     public var undo: [LibraryChange]
     /// Changes that `redo` applies again, oldest first (the next redo is the last).
     public var redo: [LibraryChange]
+    /// Remote and file cover references → what fetching them gave.
+    public var covers: [String: CoverResolution]
 
-    public init(current: AlbumID? = nil, undo: [LibraryChange] = [], redo: [LibraryChange] = []) {
+    public init(
+        current: AlbumID? = nil, undo: [LibraryChange] = [], redo: [LibraryChange] = [],
+        covers: [String: CoverResolution] = [:]
+    ) {
         self.current = current
         self.undo = undo
         self.redo = redo
+        self.covers = covers
     }
 
-    private enum CodingKeys: String, CodingKey { case version, current, undo, redo }
+    private enum CodingKeys: String, CodingKey { case version, current, undo, redo, covers }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -32,6 +39,7 @@ public struct LibraryState: Hashable, Sendable, Codable {
         current = try container.decodeIfPresent(AlbumID.self, forKey: .current)
         undo = try container.decodeIfPresent([LibraryChange].self, forKey: .undo) ?? []
         redo = try container.decodeIfPresent([LibraryChange].self, forKey: .redo) ?? []
+        covers = try container.decodeIfPresent([String: CoverResolution].self, forKey: .covers) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -44,6 +52,7 @@ public struct LibraryState: Hashable, Sendable, Codable {
         }
         try container.encode(undo, forKey: .undo)
         try container.encode(redo, forKey: .redo)
+        if !covers.isEmpty { try container.encode(covers, forKey: .covers) }
     }
 
     /// Records a new change: it becomes the next undo, redo is cleared, and the oldest

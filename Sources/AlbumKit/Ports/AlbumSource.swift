@@ -23,6 +23,8 @@ public enum SourceItem: Sendable {
     case album(AlbumRecord, label: String)
     /// Cover bytes found at a bundle-relative `path` (`covers/<sha256>.<ext>`).
     case cover(path: String, bytes: Data)
+    /// The memento a bundle carries (`state.json`); `restore` adopts it, `import` ignores it.
+    case state(LibraryState)
     /// A problem that does not stop the import (a referenced cover the bundle lacks).
     case warning(String)
     /// How far the source is: bytes read so far and, when known, in all.

@@ -13,6 +13,13 @@ public protocol CoverFetcher: Sendable {
     var name: String { get }
     /// The cover bytes for `request`, or nil when this fetcher does not handle it.
     func fetch(_ request: CoverFetchRequest) async throws -> Data?
+    /// Releases what the fetcher holds (connections); called once, when fetching is done.
+    func shutdown() async
+}
+
+extension CoverFetcher {
+    /// Fetchers that hold nothing have nothing to release.
+    public func shutdown() async {}
 }
 
 /// What a ``CoverFetcher`` is asked for.

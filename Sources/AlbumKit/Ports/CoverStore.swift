@@ -18,11 +18,18 @@ public protocol CoverStore: Sendable {
     func keys() async throws -> [CoverKey]
     /// Drops `key`; returns how many bytes that freed (0 when it was not stored).
     func remove(_ key: CoverKey) async throws -> Int
+    /// Where a person finds the stored cover (a file path, a table row), if anywhere.
+    func location(of key: CoverKey) -> String?
+}
+
+extension CoverStore {
+    /// Stores that cannot name a place for a cover say nothing.
+    public func location(of key: CoverKey) -> String? { nil }
 }
 
 /// The name of a stored cover: the SHA-256 of its bytes in lower-case hex, and an extension
 /// for the image type (`png`, `jpg`, …). Its file name is `<sha256>.<ext>`.
-public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     public let sha256: String
     public let fileExtension: String
 
@@ -52,4 +59,20 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible 
     public var bundlePath: String { "covers/\(fileName)" }
     public var description: String { fileName }
     public static func < (lhs: CoverKey, rhs: CoverKey) -> Bool { lhs.fileName < rhs.fileName }
+
+    /// Decodes `<sha256>.<ext>`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let key = CoverKey(fileName: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(name)' is not <sha256>.<ext>")
+        }
+        self = key
+    }
+
+    /// Encodes `<sha256>.<ext>`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(fileName)
+    }
 }

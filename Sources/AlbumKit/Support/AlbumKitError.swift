@@ -29,6 +29,8 @@ public struct AlbumKitError: Error, CustomStringConvertible, Sendable {
         public static let unsupported = Kind("unsupported")
         /// A limit from `limits.*` was passed.
         public static let limitExceeded = Kind("limitExceeded")
+        /// A database server could not be reached, or refused the login.
+        public static let connection = Kind("connection")
     }
 
     /// What went wrong.

@@ -14,11 +14,20 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Insert at this position (default: at the end).", valueName: "pos")) var at: Int?
 
     func run() async throws {
-        try await global.withLibrary { library, _ in
-            let album = try await library.add(
-                AlbumRecord(title: title, artist: artist, genre: genre, year: year, coverUrl: cover), at: at)
-            let position = try await library.album(.id(album.id)).position
-            print("Added '\(album.title)' by \(album.artist) at position \(position) (id \(album.id)).")
+        try await global.withLibrary { library, context in
+            let record = AlbumRecord(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
+            guard cover != nil, context.fetchesRemoteCovers else {
+                return try await report(try await library.add(record, at: at), in: library)
+            }
+            let summary = try await context.fetchingCovers(for: library) { _ in
+                try await report(try await library.add(record, at: at), in: library)
+            }
+            context.warn(about: summary)
         }
+    }
+
+    private func report(_ album: Album, in library: Library) async throws {
+        let position = try await library.album(.id(album.id)).position
+        print("Added '\(album.title)' by \(album.artist) at position \(position) (id \(album.id)).")
     }
 }

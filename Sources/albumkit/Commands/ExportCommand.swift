@@ -1,4 +1,5 @@
 import AlbumKit
+import AlbumKitBundle
 import ArgumentParser
 import Foundation
 
@@ -16,16 +17,17 @@ struct ExportCommand: AsyncParsableCommand {
         let format = try ExportFormat(path: path)
         let destination = URL(fileURLWithPath: path)
         let albums = try await global.withLibrary(progress: true) { library, context in
-            let albums = await library.albums
+            let snapshot = await library.snapshot
             switch format {
             case .jsonList:
-                try AlbumListExporter(format: JSONFormat()).export(albums, to: destination, hub: context.hub)
+                try AlbumListExporter(format: JSONFormat()).export(snapshot.albums, to: destination, hub: context.hub)
             case .plistList:
-                try AlbumListExporter(format: PropertyListFormat()).export(albums, to: destination, hub: context.hub)
+                try AlbumListExporter(format: PropertyListFormat()).export(snapshot.albums, to: destination, hub: context.hub)
             case .bundle:
-                throw AlbumKitError(.unsupported, "\(path): bundle export is not available in this build; use .json or .plist")
+                try await BundleWriter(compression: try BundleCompression(path: path), generator: "albumkit \(AlbumKitVersion.current)")
+                    .write(snapshot, covers: library.storage.covers, to: destination, hub: context.hub)
             }
-            return albums
+            return snapshot.albums
         }
         print("Exported \(albums.count) albums to \(path).")
     }

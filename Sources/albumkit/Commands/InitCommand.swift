@@ -1,7 +1,9 @@
 import AlbumKit
 import ArgumentParser
+import Foundation
 
-/// `albumkit init [--starter]`: create an empty library, or one holding the starter albums.
+/// `albumkit init [--starter [PATH]]`: create an empty library, or one holding the starter
+/// albums — those the binary carries, or those of a starter bundle or folder at PATH.
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
@@ -10,8 +12,15 @@ struct InitCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Flag(help: "Fill the new library with the five starter albums the binary carries.")
+    @Flag(help: "Fill the new library with the starter albums (those the binary carries, or those of PATH).")
     var starter = false
+
+    @Argument(help: ArgumentHelp("With --starter: a starter bundle or folder, such as Bundles/starter.tar.gz.", valueName: "path"))
+    var starterPath: String?
+
+    func validate() throws {
+        if starterPath != nil && !starter { throw ValidationError("a starter PATH needs --starter") }
+    }
 
     func run() async throws {
         let context = try global.makeContext()
@@ -22,9 +31,18 @@ struct InitCommand: AsyncParsableCommand {
             print("Created an empty library at \(storage.location).")
             return
         }
-        let snapshot = try await StarterLibrary.load(into: storage.covers)
         let library = try await Library.open(storage, hub: context.hub)
-        try await library.replaceAll(with: snapshot)
-        print("Created a library with \(snapshot.albums.count) starter albums at \(storage.location).")
+        let count: Int
+        if let starterPath {
+            let pipeline = RestorePipeline(
+                registry: context.registry, limits: context.configuration.limits,
+                stagingParent: context.configuration.libraryDirectory)
+            count = try await pipeline.run(URL(fileURLWithPath: starterPath), into: library).added
+        } else {
+            let snapshot = try await StarterLibrary.load(into: storage.covers)
+            try await library.replaceAll(with: snapshot)
+            count = snapshot.albums.count
+        }
+        print("Created a library with \(count) starter albums at \(storage.location).")
     }
 }

@@ -27,8 +27,7 @@ struct CurrentCommand: AsyncParsableCommand {
                 print(json ? try AlbumJSON.single(nil) : "No current album.")
                 return
             }
-            let position = try await library.album(.id(album.id)).position
-            let row = AlbumJSON.Row(position: position, album: album, cover: await CoverState.of(album, in: library.storage.covers))
+            let row = try await library.detailRow(.id(album.id))
             print(json ? try AlbumJSON.single(row) : AlbumTable.detail(row, isCurrent: true))
         }
     }

@@ -15,9 +15,8 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withLibrary { library, _ in
-            let (album, position) = try await library.album(AlbumReference(album))
-            let row = AlbumJSON.Row(position: position, album: album, cover: await CoverState.of(album, in: library.storage.covers))
-            let isCurrent = await library.currentAlbum?.id == album.id
+            let row = try await library.detailRow(AlbumReference(album))
+            let isCurrent = await library.currentAlbum?.id == row.album.id
             print(json ? try AlbumJSON.single(row) : AlbumTable.detail(row, isCurrent: isCurrent))
         }
     }

@@ -21,10 +21,18 @@ struct UpdateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await global.withLibrary { library, _ in
+        try await global.withLibrary { library, context in
             let patch = AlbumPatch(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
-            let album = try await library.update(AlbumReference(self.album), patch)
-            print("Updated '\(album.title)' by \(album.artist).")
+            let reference = AlbumReference(self.album)
+            guard cover?.isEmpty == false, context.fetchesRemoteCovers else {
+                let album = try await library.update(reference, patch)
+                return print("Updated '\(album.title)' by \(album.artist).")
+            }
+            let summary = try await context.fetchingCovers(for: library) { _ in
+                let album = try await library.update(reference, patch)
+                print("Updated '\(album.title)' by \(album.artist).")
+            }
+            context.warn(about: summary)
         }
     }
 }

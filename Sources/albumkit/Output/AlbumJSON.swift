@@ -9,8 +9,10 @@ enum AlbumJSON {
         let position: Int
         let album: Album
         let cover: CoverState
+        /// For `show` and `current`: the stored cover's hash and where it is.
+        var stored: (key: CoverKey, location: String?)?
 
-        enum CodingKeys: String, CodingKey { case position, id, title, artist, genre, year, coverUrl, cover }
+        enum CodingKeys: String, CodingKey { case position, id, title, artist, genre, year, coverUrl, cover, coverSha256, coverPath }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -22,6 +24,10 @@ enum AlbumJSON {
             try container.encode(album.year, forKey: .year)
             try container.encode(album.coverUrl, forKey: .coverUrl)
             try container.encode(cover, forKey: .cover)
+            if let stored {
+                try container.encode(stored.key.sha256, forKey: .coverSha256)
+                try container.encode(stored.location, forKey: .coverPath)
+            }
         }
     }
 
@@ -60,8 +66,15 @@ extension Library {
     func rows() async -> [AlbumJSON.Row] {
         var rows: [AlbumJSON.Row] = []
         for (index, album) in albums.enumerated() {
-            rows.append(AlbumJSON.Row(position: index + 1, album: album, cover: await CoverState.of(album, in: storage.covers)))
+            rows.append(AlbumJSON.Row(position: index + 1, album: album, cover: await coverState(of: album)))
         }
         return rows
+    }
+
+    /// One album with its position, cover state and stored cover, for `show` and `current`.
+    func detailRow(_ reference: AlbumReference) async throws -> AlbumJSON.Row {
+        let (album, position) = try album(reference)
+        let stored = await storedCover(of: album).map { ($0, storage.covers.location(of: $0)) }
+        return AlbumJSON.Row(position: position, album: album, cover: await coverState(of: album), stored: stored)
     }
 }

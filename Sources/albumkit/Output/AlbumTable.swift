@@ -19,7 +19,7 @@ enum AlbumTable {
 
     /// One album, a field a line.
     static func detail(_ row: AlbumJSON.Row, isCurrent: Bool) -> String {
-        [
+        ([
             "position: \(row.position)\(isCurrent ? " (current)" : "")",
             "id:       \(row.album.id)",
             "title:    \(row.album.title)",
@@ -27,7 +27,7 @@ enum AlbumTable {
             "year:     \(row.album.year)",
             "genre:    \(row.album.genre)",
             "cover:    \(row.album.coverUrl ?? "-") (\(row.cover.rawValue))",
-        ].joined(separator: "\n")
+        ] + (row.stored.map { ["stored:   \($0.location ?? $0.key.fileName)"] } ?? [])).joined(separator: "\n")
     }
 
     private static func clip(_ text: String) -> String {

@@ -2,18 +2,21 @@ import Foundation
 
 /// Runs the built `albumkit` binary in a sandbox of its own: a fresh folder as working
 /// directory, HOME and XDG folders inside it, so no test touches the user's library.
-struct CLIRunner {
+public struct CLIRunner {
     /// What one run printed and returned.
-    struct Result {
-        let status: Int32
-        let output: String
-        let error: String
+    public struct Result: Sendable {
+        public let status: Int32
+        public let output: String
+        public let error: String
     }
 
-    let folder: URL
-    var environment: [String: String]
+    /// The sandbox folder: working directory and home of every run.
+    public let folder: URL
+    /// The environment every run gets (extra variables may be added per run).
+    public var environment: [String: String]
 
-    init() throws {
+    /// A new sandbox.
+    public init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("albumkit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         environment = [
@@ -23,24 +26,25 @@ struct CLIRunner {
     }
 
     /// The default library folder of this sandbox.
-    var libraryFolder: URL { folder.appendingPathComponent("data/albumkit") }
+    public var libraryFolder: URL { folder.appendingPathComponent("data/albumkit") }
 
-    func remove() { try? FileManager.default.removeItem(at: folder) }
+    /// Deletes the sandbox.
+    public func remove() { try? FileManager.default.removeItem(at: folder) }
 
     /// Runs `albumkit ARGUMENTS` and waits for it.
     @discardableResult
-    func run(_ arguments: String..., environment extra: [String: String] = [:]) throws -> Result {
+    public func run(_ arguments: String..., environment extra: [String: String] = [:]) throws -> Result {
         try run(arguments, environment: extra)
     }
 
     /// Runs `albumkit ARGUMENTS` and waits for it.
     @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    public func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
         try start(arguments, environment: extra).wait()
     }
 
     /// Starts `albumkit ARGUMENTS` without waiting.
-    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Running {
+    public func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Running {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
@@ -58,12 +62,13 @@ struct CLIRunner {
     }
 
     /// A started `albumkit`.
-    struct Running {
+    public struct Running {
         let process: Process
         let output: URL
         let error: URL
 
-        func wait() throws -> Result {
+        /// Waits for the process and returns what it printed.
+        public func wait() throws -> Result {
             process.waitUntilExit()
             defer {
                 try? FileManager.default.removeItem(at: output)
@@ -76,7 +81,7 @@ struct CLIRunner {
     }
 
     /// The `albumkit` executable: `$ALBUMKIT_BIN`, or the one built beside this test bundle.
-    static let binary: URL = {
+    public static let binary: URL = {
         if let path = ProcessInfo.processInfo.environment["ALBUMKIT_BIN"] { return URL(fileURLWithPath: path) }
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {

@@ -1,0 +1,47 @@
+# AlbumKit — build, test, demo. `make help` lists the targets.
+SWIFT ?= swift
+BIN := .build/debug/albumkit
+
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean
+
+help:
+	@echo "make setup      install the Debian packages the build needs (apt)"
+	@echo "make demo       build, then init the default library from the starter, list, add, remove, undo, export"
+	@echo "make test       build and run every test"
+	@echo "make bundles    regenerate Bundles/starter (covers drawn by a script)"
+	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
+	@echo "make clean      remove build products"
+
+setup:
+	scripts/install-deps.sh
+
+build:
+	$(SWIFT) build --product albumkit
+
+test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# The main job on the embedded default library ($$XDG_DATA_HOME/albumkit or ~/.local/share/albumkit).
+demo: build
+	@if $(BIN) list >/dev/null 2>&1; then echo "(the default library exists; using it as it is)"; else $(BIN) init --starter; fi
+	$(BIN) list
+	$(BIN) add --title "Low" --artist "David Bowie" --genre "Art rock" --year 1977 --at 2
+	$(BIN) list
+	$(BIN) remove 2
+	$(BIN) undo
+	$(BIN) list
+	$(BIN) export albumkit-demo-export.json
+	@echo "demo finished: albums exported to albumkit-demo-export.json"
+
+bundles:
+	python3 Bundles/make-starter.py Bundles/starter
+
+postgres:
+	scripts/postgres-server.sh start
+
+postgres-stop:
+	scripts/postgres-server.sh stop
+
+clean:
+	rm -rf .build albumkit-demo-export.json

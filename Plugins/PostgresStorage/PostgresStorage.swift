@@ -1,0 +1,64 @@
+import AlbumKit
+import Foundation
+import PostgresNIO
+
+/// A library in a PostgreSQL database, through postgres-nio: albums one row each ordered by
+/// a sort key, covers as `bytea` keyed by SHA-256, and the memento as JSON, in tables named
+/// `albumkit_…` — so a change writes only the rows it touched, and many hosts can share one
+/// library. Readers see one snapshot (`REPEATABLE READ`); writers queue on a row lock.
+public struct PostgresStorage: StorageBackend {
+    public let covers: any CoverStore
+    let sessions: PostgresSessions
+    let cache = GenerationCache()
+
+    /// A library at `url` (`postgres://user[:password]@host[:port]/database`); a second
+    /// writer waits `lockTimeout` seconds for the first. A malformed URL is an error.
+    public init(url: String, lockTimeout: Double = 30) throws {
+        sessions = PostgresSessions(url: try PostgresURL(url), lockTimeout: lockTimeout)
+        covers = PostgresCoverStore(sessions: sessions)
+    }
+
+    /// The URL without its password.
+    public var location: String { sessions.url.description }
+
+    public func exists() async throws -> Bool {
+        try await sessions.with { connection in try await PostgresSchema.exists(connection, logger: sessions.log) }
+    }
+
+    public func create() async throws {
+        try await sessions.with { connection in
+            let logger = await sessions.log
+            try await connection.run("BEGIN", logger: logger)
+            // Two processes creating at once: the second waits, then finds the tables.
+            try await connection.run("SELECT pg_advisory_xact_lock(\(Self.createLockKey))", logger: logger)
+            try await PostgresSchema.create(connection, logger: logger, url: sessions.url)
+            try await connection.run("COMMIT", logger: logger)
+        }
+    }
+
+    public func load() async throws -> LibrarySnapshot {
+        try await sessions.transaction(readOnly: true) { connection in
+            try await PostgresRows.read(connection, logger: sessions.log, url: sessions.url, cache: cache).snapshot
+        }
+    }
+
+    public func beginWrite() async throws -> any StorageWriter {
+        try await PostgresWriter.begin(with: sessions, cache: cache)
+    }
+
+    /// The advisory lock `create()` holds: "albumkit" in ASCII.
+    private static let createLockKey = 0x616c_6275_6d6b_6974
+}
+
+extension StorageBackendFactory {
+    /// `postgres`: the library in a PostgreSQL database named by `storage.url`
+    /// (`postgres://user[:password]@host[:port]/database`), covers inside it.
+    public static let postgres = StorageBackendFactory(
+        name: "postgres", summary: "a PostgreSQL database (storage.url) holding albums, covers and history; shareable between hosts"
+    ) { configuration in
+        guard let url = configuration.storage.url else {
+            throw AlbumKitError(.configuration, "storage.backend is postgres (from \(configuration.origin(of: "storage.backend"))) but storage.url is not set; expected postgres://user[:password]@host[:port]/database")
+        }
+        return try PostgresStorage(url: url, lockTimeout: configuration.storage.lockTimeoutSeconds)
+    }
+}

@@ -1,0 +1,83 @@
+import AlbumKit
+import Foundation
+import GRDB
+
+/// Opens connections to one library file and turns SQLite's errors into ``AlbumKitError``s
+/// that name the file. Each operation gets its own connection, closed when it is done, so
+/// a backend value holds no open handle and may be copied between tasks freely.
+struct SQLiteDatabase: Sendable {
+    let path: String
+    let lockTimeout: Double
+
+    /// A connection to the existing library, its schema checked and, when it is from an
+    /// older albumkit, upgraded; an absent file is an error saying to run `init`.
+    func connect() async throws -> DatabaseQueue {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw AlbumKitError(.libraryState, "no library at \(path): run 'albumkit init' first")
+        }
+        let queue = try open()
+        try await run(queue) { [path] db in
+            guard try SQLiteSchema.check(db, path: path) < SQLiteSchema.currentVersion else { return }
+            try transaction(db) { try SQLiteSchema.upgrade(db, from: try SQLiteSchema.check(db, path: path)) }
+        }
+        return queue
+    }
+
+    /// Makes the file, the schema and the empty memento in one transaction.
+    func create() async throws {
+        let queue = try open()
+        defer { try? queue.close() }
+        try await run(queue) { [path] db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try transaction(db) { try SQLiteSchema.create(db, path: path) }
+        }
+    }
+
+    /// Runs `body` in a transaction — `BEGIN IMMEDIATE` (taking the writer lock) or, for a
+    /// reader, `BEGIN DEFERRED` (one consistent view) — committed when it returns, rolled
+    /// back when it throws.
+    func transaction<T>(_ db: Database, immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try db.execute(sql: immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try db.execute(sql: "COMMIT")
+            return result
+        } catch {
+            try? db.execute(sql: "ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` on `queue` outside any transaction GRDB would open, with errors mapped.
+    func run<T: Sendable>(_ queue: DatabaseQueue, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await queue.writeWithoutTransaction(body)
+        } catch let error as DatabaseError {
+            throw describe(error)
+        }
+    }
+
+    /// The ``AlbumKitError`` for an SQLite failure on this file.
+    func describe(_ error: DatabaseError) -> AlbumKitError {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            AlbumKitError(.lockTimeout, "\(path): another writer held the library for more than \(lockTimeout) seconds; nothing was changed")
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            AlbumKitError(.unreadableInput, "\(path): not a readable SQLite library (\(error.message ?? "\(error.resultCode)")); the file was left as it is")
+        default:
+            AlbumKitError(.fileSystem, "\(path): SQLite failed: \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    private func open() throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(lockTimeout)
+        configuration.allowsUnsafeTransactions = true  // a writer session spans several calls
+        configuration.label = "albumkit"
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw describe(error)
+        }
+    }
+}

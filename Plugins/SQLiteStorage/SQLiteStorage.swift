@@ -1,0 +1,58 @@
+import AlbumKit
+import Foundation
+import GRDB
+
+/// A library in one SQLite file, through GRDB: albums one row each ordered by a sort key,
+/// covers as blobs keyed by SHA-256, and the memento as JSON — so a change writes only the
+/// rows it touched. WAL mode lets readers go on while one writer holds `BEGIN IMMEDIATE`;
+/// a second writer waits up to the busy timeout.
+public struct SQLiteStorage: StorageBackend {
+    /// The database file.
+    public let file: URL
+    public let covers: any CoverStore
+    let database: SQLiteDatabase
+    let cache = GenerationCache()
+
+    /// A library in `file`; a second writer waits `lockTimeout` seconds for the first.
+    public init(file: URL, lockTimeout: Double = 30) {
+        self.file = file
+        database = SQLiteDatabase(path: file.path, lockTimeout: lockTimeout)
+        covers = SQLiteCoverStore(database: database)
+    }
+
+    public var location: String { file.path }
+
+    public func exists() async throws -> Bool { FileManager.default.fileExists(atPath: file.path) }
+
+    public func create() async throws {
+        guard !FileManager.default.fileExists(atPath: file.path) else {
+            throw AlbumKitError(.libraryState, "a library already exists at \(file.path); it was left as it is")
+        }
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try await database.create()
+    }
+
+    public func load() async throws -> LibrarySnapshot {
+        let queue = try await database.connect()
+        defer { try? queue.close() }
+        return try await database.run(queue) { [cache, database] db in
+            try database.transaction(db, immediate: false) { try SQLiteRows.read(db, database: database, cache: cache) }
+        }.snapshot
+    }
+
+    public func beginWrite() async throws -> any StorageWriter {
+        try await SQLiteWriter.begin(on: database, cache: cache)
+    }
+}
+
+extension StorageBackendFactory {
+    /// `sqlite`: the library in one SQLite database file (default `library.sqlite` in the
+    /// library folder, or `storage.path`), covers inside it.
+    public static let sqlite = StorageBackendFactory(
+        name: "sqlite", summary: "one SQLite database (library.sqlite, WAL mode) holding albums, covers and history"
+    ) { configuration in
+        SQLiteStorage(
+            file: configuration.resolve(configuration.storage.path ?? "library.sqlite"),
+            lockTimeout: configuration.storage.lockTimeoutSeconds)
+    }
+}

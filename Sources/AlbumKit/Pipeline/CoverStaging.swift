@@ -1,0 +1,61 @@
+import Foundation
+
+/// Covers an import or restore has read but not yet committed. They wait as files in a
+/// staging folder (inside the library folder) until every input has been read and checked;
+/// ``commit()`` then puts them into the library's ``CoverStore``. When the work fails,
+/// ``rollback(_:)`` takes back what `commit` put and ``discard()`` deletes the folder, so the
+/// store is exactly as it was. A cover the store already holds is never staged.
+struct CoverStaging {
+    private let folder: URL
+    private let store: any CoverStore
+    private var staged: [CoverKey] = []
+    private var stagedKeys = Set<CoverKey>()
+
+    /// Staging for `store`, in a new folder inside `parent` (created on the first cover).
+    init(parent: URL, store: any CoverStore) {
+        folder = parent.appendingPathComponent(".albumkit-staging-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        self.store = store
+    }
+
+    /// Keeps `bytes`, which hash to `key`, until ``commit()``.
+    mutating func stage(_ bytes: Data, key: CoverKey) async throws {
+        guard !stagedKeys.contains(key), try await !store.contains(key) else { return }
+        if staged.isEmpty { try AtomicFile.makeFolder(folder) }
+        let file = folder.appendingPathComponent(key.fileName)
+        do {
+            try bytes.write(to: file)
+        } catch {
+            throw AlbumKitError(.fileSystem, "\(file.path): cannot stage the cover: \(error.localizedDescription)")
+        }
+        staged.append(key)
+        stagedKeys.insert(key)
+    }
+
+    /// Puts every staged cover into the store; returns those it put. On failure it takes
+    /// them back before throwing.
+    func commit() async throws -> [CoverKey] {
+        var added: [CoverKey] = []
+        do {
+            for key in staged {
+                let bytes = try Data(contentsOf: folder.appendingPathComponent(key.fileName))
+                _ = try await store.put(bytes, fileExtension: key.fileExtension)
+                added.append(key)
+            }
+        } catch {
+            await rollback(added)
+            throw error
+        }
+        return added
+    }
+
+    /// Removes `keys` (what ``commit()`` put) from the store again.
+    func rollback(_ keys: [CoverKey]) async {
+        for key in keys { _ = try? await store.remove(key) }
+    }
+
+    /// Deletes the staging folder and everything in it.
+    func discard() {
+        guard !staged.isEmpty else { return }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

@@ -1,0 +1,45 @@
+/// `verify`: what a library, or the contents of a bundle, must satisfy beyond each album's
+/// own field rules — unique ids, every `covers/…` reference present, every stored cover
+/// hashing to its name, a current album that is in the library. Each problem is one sentence
+/// naming the album or entry.
+public enum LibraryVerifier {
+    /// Problems with `albums` (each with the label that names it): ids used twice, covers
+    /// `hasCover` does not know, and a `current` album (from `stateLabel`) that is not among them.
+    public static func problems(
+        albums: [(album: Album, label: String)], current: AlbumID?, stateLabel: String,
+        hasCover: (String) async throws -> Bool
+    ) async rethrows -> [String] {
+        var problems: [String] = []
+        var firstUse: [AlbumID: String] = [:]
+        for (album, label) in albums {
+            if let first = firstUse[album.id] {
+                problems.append("album \(label): id '\(album.id)' is already used by \(first)")
+            } else {
+                firstUse[album.id] = label
+            }
+            if let reference = album.coverUrl, reference.hasPrefix("covers/"), try await !hasCover(reference) {
+                problems.append("album \(label): its cover \(reference) is missing")
+            }
+        }
+        if let current, firstUse[current] == nil {
+            problems.append("\(stateLabel): the current album '\(current)' is not in the library")
+        }
+        return problems
+    }
+
+    /// Problems in a stored library: the checks above, and every stored cover's bytes
+    /// hashing to its name.
+    public static func problems(in snapshot: LibrarySnapshot, covers: any CoverStore, location: String) async throws -> [String] {
+        let labelled = snapshot.albums.enumerated().map { ($0.element, "\(location) #\($0.offset + 1) '\($0.element.title)'") }
+        var problems = try await Self.problems(albums: labelled, current: snapshot.state.current, stateLabel: location) { reference in
+            guard let key = CoverKey(fileName: reference) else { return false }
+            return try await covers.contains(key)
+        }
+        for key in try await covers.keys() {
+            guard let bytes = try await covers.data(for: key) else { continue }
+            let actual = SHA256Digest.hex(of: bytes)
+            if actual != key.sha256 { problems.append("cover \(key.bundlePath): its bytes hash to \(actual), not to its name") }
+        }
+        return problems
+    }
+}

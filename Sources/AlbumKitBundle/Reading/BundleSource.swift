@@ -1,0 +1,54 @@
+import AlbumKit
+import Foundation
+import Synchronization
+
+/// The `bundle` album source: reads a bundle (SPEC 3) — `.tar`, `.tar.gz`/`.tgz`, `.tar.xz`,
+/// `.tar.zst`, `.zip`, or a folder laid out like an unpacked bundle — through libarchive,
+/// entry by entry. The stream is pulled: the archive advances only as the consumer asks, so
+/// at most one cover is in memory.
+public struct BundleSource: AlbumSource {
+    /// The archive names this source claims by their ending.
+    public static let endings = [".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".zip"]
+
+    private static let signatures: [[UInt8]] = [
+        [0x1F, 0x8B], [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], [0x28, 0xB5, 0x2F, 0xFD], Array("BZh".utf8), Array("PK\u{3}\u{4}".utf8),
+    ]
+
+    public init() {}
+
+    public var name: String { "bundle" }
+
+    /// A folder (a name ending in `/`), a name with an archive ending, or bytes that start
+    /// like gzip, xz, zstd, bzip2, zip or a tar header.
+    public func canRead(name: String, prefix: Data) -> Bool {
+        let lower = name.lowercased()
+        if lower.hasSuffix("/") || Self.endings.contains(where: lower.hasSuffix) { return true }
+        if Self.signatures.contains(where: prefix.starts(with:)) { return true }
+        return prefix.count >= 262 && prefix[prefix.startIndex + 257..<prefix.startIndex + 262].elementsEqual("ustar".utf8)
+    }
+
+    public func items(from input: URL, limits: Limits) -> AsyncThrowingStream<SourceItem, any Error> {
+        let reader = Mutex(PulledReader(input: input, options: .init(limits: limits)))
+        return AsyncThrowingStream { try reader.withLock { try $0.next() } }
+    }
+}
+
+/// A ``BundleReader`` opened on the first pull, so that opening errors arrive through the stream.
+private struct PulledReader: ~Copyable {
+    let input: URL
+    let options: BundleReader.Options
+    var reader: BundleReader?
+
+    init(input: URL, options: BundleReader.Options) {
+        self.input = input
+        self.options = options
+    }
+
+    mutating func next() throws(AlbumKitError) -> SourceItem? {
+        if reader == nil { reader = try BundleReader(input, options: options) }
+        while let item = try reader?.next() {
+            if case .source(let item) = item { return item }
+        }
+        return nil
+    }
+}

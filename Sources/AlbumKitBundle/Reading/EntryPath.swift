@@ -1,0 +1,45 @@
+import AlbumKit
+
+/// An entry name that is safe to interpret: valid UTF-8, relative, without `..` or `\`,
+/// with `.` and empty components folded away. Anything else is refused with an error
+/// that names the archive and the entry.
+struct EntryPath: Hashable, CustomStringConvertible {
+    /// The components, none of them empty, `.` or `..`.
+    let components: [String]
+
+    /// Checks the name of `entry`, read from `archive`.
+    init(_ entry: ArchiveEntry, archive: String) throws(AlbumKitError) {
+        guard let raw = entry.rawName else {
+            throw Self.refusal(archive, "entry #\(entry.number)", "its name is not valid UTF-8")
+        }
+        guard let text = String(validating: raw, as: UTF8.self) else {
+            let shown = String(decoding: raw, as: UTF8.self)
+            throw Self.refusal(archive, "entry #\(entry.number) ('\(shown)')", "its name is not valid UTF-8")
+        }
+        try self.init(text, subject: "\(archive) entry \(text)")
+    }
+
+    /// Checks `text`, a name as an archive or a checksum line gives it; `subject` names it in errors.
+    init(_ text: String, subject: @autoclosure () -> String) throws(AlbumKitError) {
+        if text.contains("\\") { throw AlbumKitError(.unreadableInput, "\(subject()): names holding '\\' are refused") }
+        if text.hasPrefix("/") { throw AlbumKitError(.unreadableInput, "\(subject()): absolute paths are refused") }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        if parts.contains("..") { throw AlbumKitError(.unreadableInput, "\(subject()): paths with '..' are refused") }
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw AlbumKitError(.unreadableInput, "\(subject()): names holding control characters are refused")
+        }
+        components = parts.map(String.init)
+    }
+
+    private init(components: [String]) { self.components = components }
+
+    /// The path below the first component (the bundle inside a top-level folder).
+    var droppingFirst: EntryPath { EntryPath(components: Array(components.dropFirst())) }
+
+    /// The components joined with `/`.
+    var description: String { components.joined(separator: "/") }
+
+    private static func refusal(_ archive: String, _ entry: String, _ problem: String) -> AlbumKitError {
+        AlbumKitError(.unreadableInput, "\(archive) \(entry): \(problem)")
+    }
+}

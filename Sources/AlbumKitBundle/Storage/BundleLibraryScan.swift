@@ -1,0 +1,77 @@
+import AlbumKit
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One reading of a bundle library file: its albums and state, and where each cover lies —
+/// as a file offset in an uncompressed tar, or only readable in sequence in a compressed one.
+/// Cover bytes are skipped, not read. Tied to the file's ``Identity``; an atomic save makes a
+/// new file, so a changed identity means the scan is stale.
+struct BundleLibraryScan: Sendable {
+    /// Which file, in which version, was scanned.
+    struct Identity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int64
+
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            self.init(status)
+        }
+
+        init?(descriptor: Int32) {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { return nil }
+            self.init(status)
+        }
+
+        private init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        }
+    }
+
+    /// Where a cover's bytes are.
+    enum Location: Sendable {
+        case offset(Int64, size: Int)
+        case inSequence
+    }
+
+    let identity: Identity?
+    let snapshot: LibrarySnapshot
+    let covers: [CoverKey: Location]
+
+    /// Scans `file`; albums without an id make the library unreadable.
+    init(file: URL, limits: Limits) throws(AlbumKitError) {
+        identity = Identity(path: file.path)
+        let reader = try BundleReader(file, options: .init(limits: limits, indexesCovers: true))
+        var albums: [Album] = []
+        var state = LibraryState()
+        var covers: [CoverKey: Location] = [:]
+        while let item = try reader.next() {
+            switch item {
+            case .source(.album(let record, let label)):
+                guard record.id != nil else {
+                    throw AlbumKitError(.unreadableInput, "\(file.path): album \(label) has no id; the file was left as it is")
+                }
+                albums.append(try record.validated(newID: AlbumID(""), label: label))
+            case .source(.state(let stored)):
+                state = stored
+            case .source(.cover(let path, _)):
+                if let key = CoverKey(fileName: path) { covers[key] = .inSequence }
+            case .coverLocation(let key, let offset, let size):
+                covers[key] = .offset(offset, size: size)
+            case .source(.warning), .source(.progress):
+                break
+            }
+        }
+        snapshot = LibrarySnapshot(albums: albums, state: state)
+        self.covers = covers
+    }
+}

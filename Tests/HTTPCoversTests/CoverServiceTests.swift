@@ -1,0 +1,166 @@
+import AlbumKit
+import Foundation
+import HTTPCovers
+import Synchronization
+import Testing
+
+/// The cover service over the real fetcher chain, against the in-process server.
+@Suite(.serialized) struct CoverServiceTests {
+    /// A JSON library in a temporary folder, a hub recording events, and the fetch chain.
+    struct Fixture {
+        let folder: URL
+        let library: Library
+        let events: EventRecorder
+        let subscription: HubSubscription
+        var covers = Configuration(environment: [:]).covers
+
+        static func make(albums: [(String, String?)]) async throws -> Fixture {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("covers-\(UUID().uuidString)")
+            let storage = FileStorage(file: folder.appendingPathComponent("library.json"), format: JSONFormat(), coversFolder: folder.appendingPathComponent("covers"))
+            try await storage.create()
+            let hub = NotificationHub()
+            let library = try await Library.open(storage, hub: hub)
+            let albumsToAdd = albums.map { AlbumRecord(title: $0.0, artist: "Tester", coverUrl: $0.1) }
+            _ = try await library.commit(label: "fixture") { snapshot in
+                (albumsToAdd.enumerated().map { .insert(try! $0.element.validated(newID: .generate(), label: "fixture"), at: $0.offset) }, ())
+            }
+            let events = EventRecorder()
+            return Fixture(folder: folder, library: library, events: events, subscription: hub.subscribe { events.record($0) })
+        }
+
+        /// Fetches every album's cover through `fetchers` (default: bundle, file, http).
+        func fetchAll(fileRoots: [String] = [], timeout: Double = 5, maxBytes: Int = 1_000_000) async throws -> CoverFetchSummary {
+            var covers = covers
+            covers.fileRoots = fileRoots
+            covers.timeoutSeconds = timeout
+            covers.maxBytes = maxBytes
+            let fetchers: [any CoverFetcher] = [
+                BundleCoverFetcher(store: library.storage.covers), FileCoverFetcher(roots: fileRoots),
+                HTTPCoverFetcher(covers: covers, userAgent: "albumkit/\(AlbumKitVersion.current)"),
+            ]
+            let service = CoverService(library: library, fetchers: fetchers, covers: covers)
+            for album in await library.albums { service.request(album.id, reference: album.coverUrl!) }
+            return try await service.finish()
+        }
+
+        func state(_ position: Int) async -> CoverState {
+            await library.coverState(of: library.albums[position - 1])
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    @Test func goodPNGAndJPEGAreStoredByHashWithOurUserAgent() async throws {
+        let server = try await TestCoverServer.start()
+        let fixture = try await Fixture.make(albums: [("P", server.url("/good.png")), ("J", server.url("/good.jpg")), ("R", server.url("/to-good"))])
+        defer { fixture.remove() }
+        let summary = try await fixture.fetchAll()
+        await server.stop()
+        #expect(summary.fetched == 3 && summary.failures.isEmpty, "\(summary.failures)")
+        for position in 1...3 { #expect(await fixture.state(position) == .stored) }
+        let key = try #require(await fixture.library.storedCover(of: fixture.library.albums[1]))
+        #expect(key.fileExtension == "jpg")
+        #expect(try await fixture.library.storage.covers.data(for: key) == Data(TestCoverServer.jpeg))
+        #expect(server.userAgents == ["albumkit/\(AlbumKitVersion.current)"])
+        let reloaded = try await fixture.library.storage.load()
+        #expect(reloaded.state.covers[server.url("/good.png")]?.key?.fileExtension == "png", "the mapping is saved with the library")
+    }
+
+    @Test func slowServerTimesOutAtTheConfiguredValue() async throws {
+        let server = try await TestCoverServer.start()
+        let fixture = try await Fixture.make(albums: [("Slow", server.url("/slow"))])
+        defer { fixture.remove() }
+        let started = ContinuousClock.now
+        let summary = try await fixture.fetchAll(timeout: 1)
+        let elapsed = ContinuousClock.now - started
+        await server.stop()
+        #expect(summary.failures.first?.reason.contains("timed out") == true, "\(summary.failures)")
+        #expect(elapsed < .seconds(20), "the 30-second answer must not be waited for")
+        #expect(await fixture.state(1) == .failed)
+    }
+
+    @Test func serverErrorIsRetriedButNotFoundIsNot() async throws {
+        let server = try await TestCoverServer.start()
+        let fixture = try await Fixture.make(albums: [("Flaky", server.url("/flaky")), ("Gone", server.url("/gone"))])
+        defer { fixture.remove() }
+        let summary = try await fixture.fetchAll()
+        await server.stop()
+        #expect(summary.fetched == 1)
+        #expect(server.requests(to: "/flaky") == 2)
+        #expect(server.requests(to: "/gone") == 1, "a 404 is not retried")
+        #expect(summary.failures.map(\.reason).first?.contains("404") == true)
+    }
+
+    @Test(arguments: [
+        ("/endless", "maxBytes"), ("/html-as-png", "not a JPEG, PNG, GIF or WebP"), ("/loop", "redirect loop"),
+        ("/to-metadata", "169.254.169.254"),
+    ])
+    func hostileAnswersFail(_ path: String, _ reason: String) async throws {
+        let server = try await TestCoverServer.start()
+        let fixture = try await Fixture.make(albums: [("Hostile", server.url(path))])
+        defer { fixture.remove() }
+        let summary = try await fixture.fetchAll()
+        await server.stop()
+        #expect(summary.failures.first?.reason.contains(reason) == true, "\(summary.failures)")
+        #expect(await fixture.state(1) == .failed)
+        #expect(try await fixture.library.storage.covers.keys().isEmpty, "nothing is stored")
+    }
+
+    @Test func fiftyAlbumsWithOneURLMakeOneRequest() async throws {
+        let server = try await TestCoverServer.start()
+        let fixture = try await Fixture.make(albums: (0..<50).map { ("Same \($0)", server.url("/shared.png")) })
+        defer { fixture.remove() }
+        let summary = try await fixture.fetchAll()
+        #expect(server.requests(to: "/shared.png") == 1)
+        #expect(summary.fetched == 1 && summary.cached == 49)
+        for position in 1...50 { #expect(await fixture.state(position) == .stored) }
+        let again = try await fixture.fetchAll()
+        await server.stop()
+        #expect(server.totalRequests == 1, "the cache-hit path makes no request at all")
+        #expect(again.fetched == 0 && again.cached == 50)
+    }
+
+    @Test func fileCoversAreReadOnlyUnderTheRoots() async throws {
+        let roots = FileManager.default.temporaryDirectory.appendingPathComponent("roots-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: roots.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: roots) }
+        let inside = roots.appendingPathComponent("inside/cover.png")
+        try Data(TestCoverServer.png).write(to: inside)
+        let outside = roots.appendingPathComponent("outside.png")
+        try Data(TestCoverServer.png).write(to: outside)
+        let escape = roots.appendingPathComponent("inside/escape.png")
+        try FileManager.default.createSymbolicLink(at: escape, withDestinationURL: outside)
+        let fixture = try await Fixture.make(albums: [("In", inside.absoluteString), ("Out", outside.absoluteString), ("Link", escape.absoluteString), ("Passwd", "file:///etc/passwd")])
+        defer { fixture.remove() }
+        let summary = try await fixture.fetchAll(fileRoots: [roots.appendingPathComponent("inside").path])
+        #expect(summary.fetched == 1)
+        #expect(await fixture.state(1) == .stored)
+        for position in 2...4 { #expect(await fixture.state(position) == .failed) }
+        #expect(summary.failures.allSatisfy { $0.reason.contains("covers.fileRoots") }, "\(summary.failures)")
+    }
+
+    @Test func eventsComeRequestedThenFetched() async throws {
+        let server = try await TestCoverServer.start()
+        let fixture = try await Fixture.make(albums: [])
+        defer { fixture.remove() }
+        var covers = fixture.covers
+        covers.timeoutSeconds = 5
+        let service = CoverService(
+            library: fixture.library, fetchers: [HTTPCoverFetcher(covers: covers, userAgent: "albumkit/test")], covers: covers)
+        let subscription = service.attach()
+        try await fixture.library.add(AlbumRecord(title: "Added", artist: "Now", coverUrl: server.url("/added.png")))
+        try await service.finish()
+        subscription.cancel()
+        await server.stop()
+        #expect(fixture.events.names == [
+            "library.albumAdded", "cover.requested", "library.saved", "cover.fetched", "library.saved",
+        ])
+    }
+}
+
+/// Records event names from a hub subscriber.
+final class EventRecorder: Sendable {
+    private let events = Mutex<[LibraryEvent]>([])
+    func record(_ event: LibraryEvent) { events.withLock { $0.append(event) } }
+    var names: [String] { events.withLock { $0.map(\.name) } }
+}

@@ -1,0 +1,14 @@
+import AlbumKit
+import AlbumKitTesting
+import PostgresStorage
+import Testing
+
+/// The backend conformance suite, run by `postgres`, each check in a database of its own.
+@Suite(.enabled(if: TestServer.enabled, TestServer.skipNote))
+struct PostgresConformanceTests {
+    @Test(arguments: StorageBackendCompatTest.Check.allCases)
+    func conformance(_ check: StorageBackendCompatTest.Check) async throws {
+        let url = try await TestServer.freshDatabase()
+        try await StorageBackendCompatTest { try PostgresStorage(url: url) }.run(check)
+    }
+}

@@ -1,0 +1,1 @@
+../SQLiteStorageTests/TemporaryFolder.swift

@@ -1,0 +1,15 @@
+import AlbumKit
+import AlbumKitTesting
+import Foundation
+import SQLiteStorage
+import Testing
+
+/// The backend conformance suite, run by `sqlite`.
+@Suite struct SQLiteConformanceTests {
+    @Test(arguments: StorageBackendCompatTest.Check.allCases)
+    func conformance(_ check: StorageBackendCompatTest.Check) async throws {
+        let folder = try TemporaryFolder("sqlite-conformance")
+        defer { folder.remove() }
+        try await StorageBackendCompatTest { SQLiteStorage(file: folder.path("library.sqlite")) }.run(check)
+    }
+}

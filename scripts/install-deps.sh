@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages AlbumKit builds and tests with. Safe to run again.
+set -euo pipefail
+packages=(libarchive-dev libarchive-tools zstd xz-utils python3 libsqlite3-dev postgresql)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
