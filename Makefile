@@ -8,7 +8,7 @@ help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
 	@echo "make demo       build, then init the default library from the starter, list, add, remove, undo, export"
 	@echo "make test       build and run every test"
-	@echo "make bundles    regenerate Bundles/starter (covers drawn by a script)"
+	@echo "make bundles    regenerate Bundles/starter and Bundles/starter.tar.gz"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
 	@echo "make clean      remove build products"
 
@@ -34,8 +34,10 @@ demo: build
 	$(BIN) export albumkit-demo-export.json
 	@echo "demo finished: albums exported to albumkit-demo-export.json"
 
+# Bundles/starter (covers drawn by the script) and Bundles/starter.tar.gz, byte-for-byte reproducible.
 bundles:
 	python3 Bundles/make-starter.py Bundles/starter
+	tar --owner=0 --group=0 --numeric-owner --mtime='2026-11-22 00:00Z' -C Bundles/starter -cf - manifest.json albums.json $$(cd Bundles/starter && ls covers/* | sort) checksums.sha256 | gzip -n -9 > Bundles/starter.tar.gz
 
 postgres:
 	scripts/postgres-server.sh start

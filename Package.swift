@@ -49,6 +49,11 @@ let package = Package(
             plugins: ["EmbedStarterPlugin"]
         ),
         .executableTarget(name: "embed-files", path: "Sources/EmbedFiles"),
+        .executableTarget(
+            name: "albumkit-bench",
+            dependencies: ["AlbumKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Benchmarks/AlbumKitBench"
+        ),
         .plugin(
             name: "EmbedStarterPlugin",
             capability: .buildTool(),
@@ -85,6 +90,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SQLiteStorageTests", dependencies: ["SQLiteStorage", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .executableTarget(
+            name: "storage-bench",
+            dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage"],
+            path: "Benchmarks/StorageBench"
+        ),
         .testTarget(
             name: "PostgresStorageTests",
             dependencies: ["PostgresStorage", "SQLiteStorage", "AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "albumkit"]

@@ -18,25 +18,11 @@ struct PostgresCoverStore: CoverStore {
     }
 
     func data(for key: CoverKey) async throws -> Data? {
-        try await sessions.with { connection in
-            let rows = try await connection.query(
-                "SELECT bytes FROM albumkit_covers WHERE sha256 = \(key.sha256) AND file_extension = \(key.fileExtension)",
-                logger: sessions.log)
-            var found: Data?
-            for try await bytes in rows.decode(Data.self) { found = bytes }
-            return found
-        }
+        try await value(Data.self, "SELECT bytes FROM albumkit_covers WHERE sha256 = \(key.sha256) AND file_extension = \(key.fileExtension)")
     }
 
     func contains(_ key: CoverKey) async throws -> Bool {
-        try await sessions.with { connection in
-            let rows = try await connection.query(
-                "SELECT count(*) FROM albumkit_covers WHERE sha256 = \(key.sha256) AND file_extension = \(key.fileExtension)",
-                logger: sessions.log)
-            var count = 0
-            for try await value in rows.decode(Int.self) { count = value }
-            return count > 0
-        }
+        try await value(Int.self, "SELECT 1 FROM albumkit_covers WHERE sha256 = \(key.sha256) AND file_extension = \(key.fileExtension)") != nil
     }
 
     func keys() async throws -> [CoverKey] {
@@ -52,13 +38,17 @@ struct PostgresCoverStore: CoverStore {
     }
 
     func remove(_ key: CoverKey) async throws -> Int {
+        try await value(
+            Int.self, "DELETE FROM albumkit_covers WHERE sha256 = \(key.sha256) AND file_extension = \(key.fileExtension) RETURNING length(bytes)"
+        ) ?? 0
+    }
+
+    /// The one value `query` returns, or nil when it returns no row.
+    private func value<T: PostgresDecodable & Sendable>(_ type: T.Type, _ query: PostgresQuery) async throws -> T? {
         try await sessions.with { connection in
-            let rows = try await connection.query(
-                "DELETE FROM albumkit_covers WHERE sha256 = \(key.sha256) AND file_extension = \(key.fileExtension) RETURNING length(bytes)",
-                logger: sessions.log)
-            var size = 0
-            for try await value in rows.decode(Int.self) { size = value }
-            return size
+            var found: T?
+            for try await value in try await connection.query(query, logger: sessions.log).decode(T.self) { found = value }
+            return found
         }
     }
 }

@@ -74,6 +74,10 @@ struct SQLiteDatabase: Sendable {
         configuration.busyMode = .timeout(lockTimeout)
         configuration.allowsUnsafeTransactions = true  // a writer session spans several calls
         configuration.label = "albumkit"
+        // WAL with synchronous=NORMAL: a commit survives a crash of the process (what a
+        // killed command needs) without an fsync per change; only a power cut may lose
+        // the last commits, never consistency.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
             return try DatabaseQueue(path: path, configuration: configuration)
         } catch let error as DatabaseError {

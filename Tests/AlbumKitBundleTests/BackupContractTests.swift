@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitBundle
+import AlbumKitTesting
 import Foundation
 import Testing
 
@@ -68,7 +69,7 @@ import Testing
     /// The bundle's files other than the manifest and checksums (which carry the time).
     private func unpack(_ bundle: URL, in folder: URL) throws -> [String: Data] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let result = try run("/bin/tar", ["-xzf", bundle.path, "-C", folder.path])
+        let result = try runProgram("/bin/tar", ["-xzf", bundle.path, "-C", folder.path])
         guard result.status == 0 else { throw FixtureError(result.output) }
         return Workspace.contents(of: folder).filter { $0.key != "manifest.json" && $0.key != "checksums.sha256" && $0.key != "covers/" }
     }

@@ -24,7 +24,7 @@ import Testing
         try await library.add(AlbumRecord(title: "With cover", artist: "A", coverUrl: key.bundlePath))
         #expect(Workspace.contents(of: workspace.url).keys.sorted() == ["library.tar", "library.tar.lock"])
         #expect(try await storage.covers.data(for: key) == Data("cover bytes".utf8))
-        let listing = try run("/bin/tar", ["-tf", workspace.path("library.tar").path])
+        let listing = try runProgram("/bin/tar", ["-tf", workspace.path("library.tar").path])
         #expect(listing.output.contains(key.bundlePath))
     }
 }

@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitBundle
+import AlbumKitTesting
 import Foundation
 
 /// A fresh folder for one test, removed by `remove()`.
@@ -31,22 +32,6 @@ struct Workspace {
         }
         return result
     }
-}
-
-/// Runs a program; throws when it cannot start. Returns its status and combined output.
-@discardableResult
-func run(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let folder { process.currentDirectoryURL = folder }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
 /// One entry of an archive that Python's `tarfile`/`zipfile` writes for a test.
@@ -99,7 +84,7 @@ enum PythonArchive {
         let specFile = output.deletingLastPathComponent().appendingPathComponent(".spec-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: spec).write(to: specFile)
         defer { try? FileManager.default.removeItem(at: specFile) }
-        let result = try run("/usr/bin/env", ["python3", "-c", script, specFile.path])
+        let result = try runProgram("/usr/bin/env", ["python3", "-c", script, specFile.path])
         guard result.status == 0 else { throw FixtureError("python failed: \(result.output)") }
     }
 

@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitBundle
+import AlbumKitTesting
 import Foundation
 import Testing
 
@@ -197,7 +198,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: tar) }
         guard kind == "tzst" else { return try Data(contentsOf: tar) }
         let zst = folder.appendingPathComponent("sample.tar.zst")
-        try run("/usr/bin/zstd", ["-q", "-f", tar.path, "-o", zst.path])
+        try runProgram("/usr/bin/zstd", ["-q", "-f", tar.path, "-o", zst.path])
         defer { try? FileManager.default.removeItem(at: zst) }
         return try Data(contentsOf: zst)
     }

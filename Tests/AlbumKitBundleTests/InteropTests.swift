@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitBundle
+import AlbumKitTesting
 import Foundation
 import Testing
 
@@ -27,7 +28,7 @@ import Testing
     }
 
     private func tool(_ executable: String, _ arguments: [String], in folder: URL) throws {
-        let result = try run(executable, arguments, in: folder)
+        let result = try runProgram(executable, arguments, in: folder)
         guard result.status == 0 else { throw FixtureError("\(executable) \(arguments): \(result.output)") }
     }
 
@@ -90,14 +91,14 @@ import Testing
         let bundle = workspace.path("backup.tar.gz")
         try await BundleWriter(compression: .gzip, generator: "test").write(
             await fixture.library.snapshot, covers: fixture.library.storage.covers, to: bundle)
-        let listing = try run("/bin/tar", ["-tzf", bundle.path])
+        let listing = try runProgram("/bin/tar", ["-tzf", bundle.path])
         let cover = try await fixture.library.storage.covers.keys()[0]
         #expect(listing.status == 0)
         #expect(listing.output.split(separator: "\n") == ["manifest.json", "albums.json", "state.json", "\(cover.bundlePath)", "checksums.sha256"])
         let folder = workspace.path("extracted")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        #expect(try run("/bin/tar", ["-xzf", bundle.path, "-C", folder.path]).status == 0)
-        let check = try run("/usr/bin/sha256sum", ["-c", "checksums.sha256"], in: folder)
+        #expect(try runProgram("/bin/tar", ["-xzf", bundle.path, "-C", folder.path]).status == 0)
+        let check = try runProgram("/usr/bin/sha256sum", ["-c", "checksums.sha256"], in: folder)
         #expect(check.status == 0, "\(check.output)")
         #expect(try await BundleVerifier.problems(in: bundle, limits: Limits()).isEmpty)
     }

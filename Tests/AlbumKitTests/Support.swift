@@ -33,22 +33,6 @@ enum FileBackendKind: String, CaseIterable, Sendable, CustomStringConvertible {
     var fileName: String { self == .json ? "library.json" : "library.plist" }
 }
 
-/// Runs a program and returns its exit status and output.
-@discardableResult
-func runProgram(_ executable: String, _ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let folder { process.currentDirectoryURL = folder }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
 /// A snapshot of `count` plain albums.
 func sampleAlbums(_ count: Int, prefix: String = "Album") -> [Album] {
     (1...max(count, 1)).prefix(count).map { index in

@@ -39,7 +39,7 @@ import Testing
             storage:
                 backend: postgres  # the old one
                 lockTimeoutSeconds: 5
-                url: "postgres://me:p@ss@db:5432/albums"
+                url: postgres://me:p@ss@db:5432/albums
             # trailing comment
             covers: {concurrency: 2}
 

@@ -37,36 +37,27 @@ public struct AdapterRegistry: Sendable {
     }
 }
 
-/// Makes a storage backend from the configuration; registered under ``name``.
-public struct StorageBackendFactory: Sendable {
-    /// The name `storage.backend` selects it by.
+/// Makes an adapter from a context; registered under ``name``. One type for every kind of
+/// adapter — ``StorageBackendFactory`` and ``CoverFetcherFactory`` are its two uses.
+public struct AdapterFactory<Context, Adapter>: Sendable {
+    /// The name configuration selects it by (`storage.backend`, `covers.fetchers`).
     public let name: String
     /// One line for `albumkit plugins`.
     public let summary: String
-    /// Builds the backend.
-    public let make: @Sendable (Configuration) throws -> any StorageBackend
+    /// Builds the adapter.
+    public let make: @Sendable (Context) throws -> Adapter
 
-    public init(name: String, summary: String, make: @escaping @Sendable (Configuration) throws -> any StorageBackend) {
+    public init(name: String, summary: String, make: @escaping @Sendable (Context) throws -> Adapter) {
         self.name = name
         self.summary = summary
         self.make = make
     }
 }
 
-/// Makes a cover fetcher from the configuration; registered under ``name``.
-public struct CoverFetcherFactory: Sendable {
-    /// The name `covers.fetchers` lists it by.
-    public let name: String
-    /// One line for `albumkit plugins`.
-    public let summary: String
-    /// Builds the fetcher.
-    public let make: @Sendable (CoverFetcherContext) throws -> any CoverFetcher
+/// Makes a storage backend from the configuration; registered under its name.
+public typealias StorageBackendFactory = AdapterFactory<Configuration, any StorageBackend>
 
-    public init(name: String, summary: String, make: @escaping @Sendable (CoverFetcherContext) throws -> any CoverFetcher) {
-        self.name = name
-        self.summary = summary
-        self.make = make
-    }
-}
+/// Makes a cover fetcher from the configuration and the library's store.
+public typealias CoverFetcherFactory = AdapterFactory<CoverFetcherContext, any CoverFetcher>
 
 import Foundation

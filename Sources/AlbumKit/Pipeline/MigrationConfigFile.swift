@@ -49,7 +49,7 @@ public struct MigrationConfigFile: Sendable {
         var lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         guard let root else { return render(lines + block(values)) }
-        guard let mapping = root.mapping, mapping.style == .block else { return nil }
+        guard let mapping = root.mapping, isBlock(mapping, below: 0) else { return nil }
         guard let (storageKey, storage) = mapping.first(where: { $0.key.string == "storage" }) else {
             return render(lines + block(values))
         }
@@ -58,7 +58,9 @@ public struct MigrationConfigFile: Sendable {
             lines.insert(contentsOf: entries(values.filter { $0.value != nil }, indent: "  "), at: line)
             return render(lines)
         }
-        guard let section = storage.mapping, section.style == .block, let first = section.first?.key.mark else { return nil }
+        guard let section = storage.mapping, isBlock(section, below: storageKey.mark?.line ?? .max),
+            let first = section.first?.key.mark
+        else { return nil }
         let indent = String(repeating: " ", count: first.column - 1)
         var lastLine = section.compactMap { $0.value.mark?.line ?? $0.key.mark?.line }.max() ?? first.line
         var removals: [Int] = []
@@ -80,14 +82,22 @@ public struct MigrationConfigFile: Sendable {
         return render(lines)
     }
 
-    /// The file rebuilt from its values (comments lost).
+    /// Whether `mapping` is laid out one key per line, starting below line `line` (Yams
+    /// does not report flow style reliably, so the marks decide).
+    private static func isBlock(_ mapping: Node.Mapping, below line: Int) -> Bool {
+        let lines = mapping.compactMap { $0.key.mark?.line }
+        return lines.count == mapping.count && Set(lines).count == lines.count && lines.allSatisfy { $0 > line }
+    }
+
+    /// The file rebuilt from its values (comments lost), the storage keys set or dropped.
     private static func rewrite(_ root: Node?, _ values: [(key: String, value: String?)], path: String) throws -> String {
-        var mapping = root?.mapping ?? Node.Mapping([])
-        var storage = mapping["storage"]?.mapping ?? Node.Mapping([])
-        for (key, value) in values { storage[key] = value.map { Node($0) } }
-        mapping["storage"] = .mapping(storage)
+        let top = root?.mapping.map { $0.map { ($0.key, $0.value) } } ?? []
+        var storage = top.first { $0.0.string == "storage" }?.1.mapping.map { $0.map { ($0.key, $0.value) } } ?? []
+        storage.removeAll { key, _ in values.contains { $0.key == key.string } }
+        storage += values.compactMap { key, value in value.map { (Node(key), Node($0)) } }
+        let document = top.filter { $0.0.string != "storage" } + [(Node("storage"), Node(storage))]
         do {
-            return try Yams.serialize(node: .mapping(mapping))
+            return try Yams.serialize(node: Node(document))
         } catch {
             throw AlbumKitError(.configuration, "configuration file \(path): could not write the new storage keys (\(error)); the file was left as it is")
         }

@@ -20,28 +20,9 @@ public enum AtomicFile {
     /// Creates a temporary file beside `url`, lets `fill` write into its descriptor, then
     /// syncs and renames it over `url`. On any error the temporary file is removed.
     public static func write(to url: URL, _ fill: (Int32) throws -> Void) throws {
-        let path = url.path
-        let folder = url.deletingLastPathComponent().path
-        let temporary = "\(folder)/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        var status = stat()
-        let mode: mode_t = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw AlbumKitError.fileSystem(temporary, "create a temporary file", errno: errno) }
-        do {
-            try fill(fd)
-            guard fsync(fd) == 0 else { throw AlbumKitError.fileSystem(temporary, "sync", errno: errno) }
-            guard close(fd) == 0 else { throw AlbumKitError.fileSystem(temporary, "close", errno: errno) }
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw AlbumKitError.fileSystem(path, "replace", errno: code)
-        }
-        syncFolder(folder)
+        let file = try TemporaryFile(beside: url)
+        try fill(file.descriptor)
+        try file.commit()
     }
 
     /// Writes every byte of `buffer` to `fd`.

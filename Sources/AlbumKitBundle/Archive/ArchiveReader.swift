@@ -126,6 +126,10 @@ struct ArchiveEntry {
         let type = archive_entry_filetype(entry)
         if archive_entry_hardlink(entry) != nil {
             kind = .refused("a hard link")
+        } else if folder != nil, type & 0o170000 == 0o100000, archive_entry_nlink(entry) > 1 {
+            // In a folder, a file's other names may lie outside it: reading it would read
+            // whatever it is linked to.
+            kind = .refused("a file with \(archive_entry_nlink(entry)) hard links")
         } else if archive_entry_symlink(entry) != nil {
             kind = .refused("a symbolic link")
         } else {

@@ -24,8 +24,8 @@ struct CoversCommand: AsyncParsableCommand {
         func run() async throws {
             let summary = try await global.withLibrary(progress: true) { library, context in
                 let chosen = try await choose(in: library)
-                return try await context.fetchingCovers(for: library) { service in
-                    for album in chosen { service.request(album.id, reference: album.coverUrl!) }
+                return try await context.fetchingCovers(for: library) { _ in
+                    for album in chosen { library.hub.publish(.coverRequested(album.id, reference: album.coverUrl!)) }
                 }
             }
             print("Covers: \(summary.fetched) fetched, \(summary.cached) already stored, \(summary.failures.count) failed.")

@@ -8,8 +8,7 @@ struct UndoCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let change = try await global.withLibrary { library, _ in try await library.undo() }
-        print("Undid: \(HistoryDescription.describe(change))")
+        try await HistoryDescription.walk(global, forward: false)
     }
 }
 
@@ -20,13 +19,20 @@ struct RedoCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let change = try await global.withLibrary { library, _ in try await library.redo() }
-        print("Redid: \(HistoryDescription.describe(change))")
+        try await HistoryDescription.walk(global, forward: true)
     }
 }
 
-/// Says in words what a step of history did.
+/// Walks the history and says in words what a step did.
 enum HistoryDescription {
+    /// Undoes (or redoes, `forward`) one step and prints what it was.
+    static func walk(_ global: GlobalOptions, forward: Bool) async throws {
+        let change = try await global.withLibrary { library, _ in
+            forward ? try await library.redo() : try await library.undo()
+        }
+        print("\(forward ? "Redid" : "Undid"): \(describe(change))")
+    }
+
     static func describe(_ change: LibraryChange) -> String {
         let details = change.edits.prefix(5).map { edit -> String in
             switch edit {

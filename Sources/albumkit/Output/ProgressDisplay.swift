@@ -9,6 +9,8 @@ final class ProgressDisplay: Sendable {
         var started = ContinuousClock.now
         var lastDrawn: ContinuousClock.Instant?
         var drewBar = false
+        var coversRequested = 0
+        var coversDone = 0
     }
 
     private let terminal = Console.errorIsTerminal
@@ -24,18 +26,44 @@ final class ProgressDisplay: Sendable {
         case .importStarted, .exportStarted:
             state.withLock { $0 = State() }
         case .importProgress(let input, let albums, let read, let total):
-            show(verb: "importing", name: input, albums: albums, done: read, total: total)
+            show(verb: "importing", name: input, albums: albums, done: read, total: total, unit: .bytes)
         case .exportProgress(let path, let albums, _, let written):
-            show(verb: "exporting", name: path, albums: albums, done: written, total: nil)
+            show(verb: "exporting", name: path, albums: albums, done: written, total: nil, unit: .bytes)
+        case .coverRequested:
+            state.withLock { $0.coversRequested += 1 }
+        case .coverFetched, .coverCached, .coverFailed:
+            let (done, total) = state.withLock { state in
+                state.coversDone += 1
+                return (state.coversDone, state.coversRequested)
+            }
+            show(verb: "fetching covers", name: "", albums: done, done: Int64(done), total: Int64(total), unit: .count)
+            if done == total { endLine() }
         case .importFinished, .exportFinished, .importFailed:
-            let drewBar = state.withLock { $0.drewBar }
-            if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
+            endLine()
         default:
             break
         }
     }
 
-    private func show(verb: String, name: String, albums: Int, done: Int64, total: Int64?) {
+    /// Ends a bar drawn in place, so the next output starts on its own line.
+    private func endLine() {
+        let drewBar = state.withLock { state in
+            defer { state.drewBar = false }
+            return state.drewBar
+        }
+        if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    /// What `done` and `total` count.
+    private enum Unit {
+        case bytes, count
+
+        func format(_ value: Int64) -> String {
+            self == .count ? String(value) : ProgressDisplay.bytes(value)
+        }
+    }
+
+    private func show(verb: String, name: String, albums: Int, done: Int64, total: Int64?, unit: Unit) {
         let now = ContinuousClock.now
         let line: String? = state.withLock { state in
             let finished = total.map { done >= $0 } ?? false
@@ -44,15 +72,16 @@ final class ProgressDisplay: Sendable {
             state.drewBar = state.drewBar || terminal
             let seconds = max(Double((now - state.started).components.attoseconds) / 1e18 + Double((now - state.started).components.seconds), 0.001)
             let rate = Double(done) / seconds
-            var text = "\(verb) \((name as NSString).lastPathComponent): \(albums) albums, \(Self.bytes(done))"
+            var text = name.isEmpty ? "\(verb): " : "\(verb) \((name as NSString).lastPathComponent): \(albums) albums, "
+            text += unit.format(done)
             if let total, total > 0 {
                 let fraction = min(Double(done) / Double(total), 1)
                 let filled = Int(fraction * 24)
                 let eta = rate > 0 ? Int(Double(total - done) / rate) : 0
                 text = "[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: 24 - filled))] \(Int(fraction * 100))% " + text
-                    + " of \(Self.bytes(total)), \(Self.bytes(Int64(rate)))/s, ETA \(eta)s"
+                    + " of \(unit.format(total)), \(unit.format(Int64(rate)))/s, ETA \(eta)s"
             } else {
-                text += ", \(Self.bytes(Int64(rate)))/s"
+                text += ", \(unit.format(Int64(rate)))/s"
             }
             return text
         }
@@ -60,7 +89,7 @@ final class ProgressDisplay: Sendable {
         FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
     }
 
-    private static func bytes(_ count: Int64) -> String {
+    fileprivate static func bytes(_ count: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var value = Double(count)
         var unit = 0

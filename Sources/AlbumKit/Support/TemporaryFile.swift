@@ -1,4 +1,3 @@
-import AlbumKit
 import Foundation
 
 #if canImport(Glibc)
@@ -6,18 +5,18 @@ import Glibc
 #endif
 
 /// A file written beside its destination under a temporary name: ``commit()`` syncs it and
-/// renames it into place; dropping it uncommitted removes it. The async writers' counterpart of
-/// `AtomicFile.write(to:_:)`, whose fill closure cannot await.
-final class TemporaryFile {
+/// renames it into place; dropping it uncommitted removes it. What ``AtomicFile`` writes
+/// through; writers that must `await` between writes (streaming bundles) use it directly.
+public final class TemporaryFile {
     /// The open descriptor to write to.
-    let descriptor: Int32
+    public let descriptor: Int32
     private let path: String
     private let destination: URL
     private var open = true
 
     /// Creates the temporary file beside `destination`, with the destination's permission bits
     /// when it exists.
-    init(beside destination: URL) throws(AlbumKitError) {
+    public init(beside destination: URL) throws(AlbumKitError) {
         let folder = destination.deletingLastPathComponent().path
         path = "\(folder)/.\(destination.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.destination = destination
@@ -30,7 +29,7 @@ final class TemporaryFile {
     }
 
     /// Syncs, closes and renames the file over the destination, then syncs the folder.
-    func commit() throws(AlbumKitError) {
+    public func commit() throws(AlbumKitError) {
         guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure("sync") }
         open = false
         guard rename(path, destination.path) == 0 else {

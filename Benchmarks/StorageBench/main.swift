@@ -1,0 +1,84 @@
+// Issue 5's "must show" numbers for one backend: time to open and list a library of N
+// albums, median and p99 of one add / remove / update through `Library`, size on disk.
+// Usage: storage-bench BACKEND FOLDER [ALBUMS] [OPERATIONS] (postgres: ALBUMKIT_BENCH_URL).
+// Benchmarks/storage.sh runs it for every backend and prints the table for BENCHMARKS.md.
+import AlbumKit
+import AlbumKitBundle
+import Foundation
+import PostgresStorage
+import SQLiteStorage
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: storage-bench BACKEND FOLDER [ALBUMS] [OPERATIONS]\n".utf8))
+    exit(2)
+}
+let backend = arguments[1]
+let folder = arguments[2]
+let albumCount = arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
+let operations = arguments.count > 4 ? Int(arguments[4]) ?? 100 : 100
+
+var registry = AdapterRegistry.builtIn
+registry.register(.bundle)
+registry.register(.sqlite)
+registry.register(.postgres)
+var configuration = Configuration(environment: [:])
+configuration.library = folder
+configuration.storage.backend = backend
+configuration.storage.url = ProcessInfo.processInfo.environment["ALBUMKIT_BENCH_URL"]
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func milliseconds(_ samples: [Double], _ quantile: Double) -> String {
+    let sorted = samples.sorted()
+    let value = sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * quantile + 0.5))]
+    return String(format: "%.2f", value * 1000)
+}
+
+let clock = ContinuousClock()
+let storage = try registry.makeStorage(for: configuration)
+try await storage.create()
+let albums = (0..<albumCount).map { index in
+    try! Album(
+        id: AlbumID("bench-\(index)"), title: "Album \(index)", artist: "Artist \(index % 97)", genre: "Pop",
+        year: String(1950 + index % 70), coverUrl: index % 3 == 0 ? "https://example.com/\(index).jpg" : nil)
+}
+nonisolated func fill(_ storage: any StorageBackend, with albums: [Album]) async throws {
+    try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll) }
+}
+let filled = try await clock.measure { try await fill(storage, with: albums) }
+
+// Open and list with a backend that has read nothing yet (no cache).
+let fresh = try registry.makeStorage(for: configuration)
+var listed = 0
+let openAndList = try await clock.measure {
+    let library = try await Library.open(fresh, hub: NotificationHub())
+    for album in await library.albums { listed += album.title.utf8.count > 0 ? 1 : 0 }
+}
+
+let library = try await Library.open(fresh, hub: NotificationHub())
+var generator = SystemRandomNumberGenerator()
+var adds: [Double] = [], updates: [Double] = [], removes: [Double] = []
+for step in 0..<operations {
+    let count = await library.albums.count
+    adds.append(seconds(try await clock.measure {
+        try await library.add(AlbumRecord(title: "Added \(step)", artist: "Bench"), at: Int.random(in: 1...count, using: &generator))
+    }))
+    updates.append(seconds(try await clock.measure {
+        try await library.update(.position(Int.random(in: 1...count, using: &generator)), AlbumPatch(title: "Updated \(step)"))
+    }))
+    removes.append(seconds(try await clock.measure {
+        try await library.remove([.position(Int.random(in: 1...count, using: &generator))])
+    }))
+}
+
+let bytes = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).reduce(0) { total, name in
+    total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+}
+print(
+    [backend, "\(albumCount)", String(format: "%.2f", seconds(filled)), String(format: "%.3f", seconds(openAndList)),
+     milliseconds(adds, 0.5), milliseconds(adds, 0.99), milliseconds(removes, 0.5), milliseconds(removes, 0.99),
+     milliseconds(updates, 0.5), milliseconds(updates, 0.99), backend == "postgres" ? "-" : String(format: "%.1f", Double(bytes) / 1e6)]
+        .joined(separator: " | "))

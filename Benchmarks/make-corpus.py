@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""The benchmark corpus, deterministic for a given seed: running it again gives the same bytes.
+
+    Benchmarks/make-corpus.py bundle  --albums N [--cover-bytes B] [--formats tar.gz,…] OUT
+    Benchmarks/make-corpus.py library --albums N OUT
+
+`bundle` writes OUT/bundle-N/ laid out as SPEC 3 (manifest.json, albums.json,
+covers/<sha256>.png, checksums.sha256), with one real PNG of about B bytes per album (noise,
+so it does not compress, like photographs), and the same bundle as OUT/bundle-N.<format> for
+each format asked (tar.gz, tar.zst, tar.xz, tar, zip; default all). `library` writes
+OUT/library-N.json and OUT/library-N.plist: albumkit libraries of N albums without covers.
+A file that exists is kept: OUT is a cache, so give each seed and cover size its own OUT.
+"""
+import argparse, gzip, hashlib, json, lzma, os, plistlib, random, struct, subprocess, tarfile, zipfile, zlib
+
+FORMATS = ["tar.gz", "tar.zst", "tar.xz", "tar", "zip"]
+CREATED = "2026-01-01T00:00:00Z"
+WORDS = ["Blue", "Night", "Café", "River", "Électrique", "Sun", "Glass", "東京", "Echo", "Ünïcödé",
+         "Paper", "Moon", "Stone", "Fire", "Dreams", "Ocean", "Neon", "Silver", "Garden", "Wire"]
+ARTISTS = ["Björk", "The Wires", "Nina Sol", "Los Ríos", "Ōkami", "Delta Nine", "Ana Luz", "K. Moreau"]
+GENRES = ["Pop", "Rock", "Jazz", "Electronic", "Folk", "Hip hop", "Classical", ""]
+
+
+def albums(count, seed, cover_url=lambda index: None):
+    """`count` album objects; `cover_url(index)` gives each one's coverUrl (None: no cover)."""
+    rng = random.Random(seed)
+    result = []
+    for index in range(count):
+        album = {
+            "id": "bench-%d-%06d" % (seed, index),
+            "title": " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4))) + " %d" % index,
+            "artist": rng.choice(ARTISTS),
+            "genre": rng.choice(GENRES),
+            "year": str(rng.randint(1950, 2025)),
+        }
+        url = cover_url(index)
+        if url:
+            album["coverUrl"] = url
+        result.append(album)
+    return result
+
+
+def png(width, height, scanlines):
+    """A truecolour PNG from raw RGB rows (each `3 * width` bytes)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    raw = b"".join(b"\x00" + row for row in scanlines)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b"")
+
+
+def cover(rng, size):
+    """A square PNG of noise of about `size` bytes."""
+    side = max(8, int((size / 3) ** 0.5))
+    return png(side, side, [rng.randbytes(3 * side) for _ in range(side)])
+
+
+def write(path, data):
+    with open(path + ".part", "wb") as handle:
+        handle.write(data)
+    os.replace(path + ".part", path)
+
+
+def bundle_folder(out, count, cover_bytes, seed):
+    """OUT/bundle-N/: the unpacked bundle. Returns its entry names in writing order."""
+    folder = os.path.join(out, "bundle-%d" % count)
+    marker = os.path.join(folder, "checksums.sha256")
+    if not os.path.exists(marker):
+        os.makedirs(os.path.join(folder, "covers"), exist_ok=True)
+        rng = random.Random(seed * 7919 + cover_bytes)
+        names = []
+        for _ in range(count):
+            data = cover(rng, cover_bytes)
+            name = "covers/%s.png" % hashlib.sha256(data).hexdigest()
+            write(os.path.join(folder, name), data)
+            names.append(name)
+        listed = albums(count, seed, lambda index: names[index])
+        manifest = {"format": "albumkit-bundle", "version": 1, "created": CREATED,
+                    "generator": "albumkit make-corpus.py", "albumCount": count}
+        write(os.path.join(folder, "manifest.json"), json.dumps(manifest, indent=2).encode() + b"\n")
+        write(os.path.join(folder, "albums.json"), json.dumps(listed, indent=2, ensure_ascii=False).encode() + b"\n")
+        lines = []
+        for name in ["manifest.json", "albums.json"] + names:
+            with open(os.path.join(folder, name), "rb") as handle:
+                lines.append("%s  %s\n" % (hashlib.sha256(handle.read()).hexdigest(), name))
+        write(marker, "".join(lines).encode())
+    with open(marker) as handle:
+        return [line.split("  ", 1)[1].rstrip("\n") for line in handle] + ["checksums.sha256"]
+
+
+def archive(folder, entries, path, kind):
+    """Writes the bundle folder's `entries` (in order) as `path`, of `kind`, with fixed dates."""
+    if kind == "zip":
+        with zipfile.ZipFile(path + ".part", "w", zipfile.ZIP_DEFLATED) as out:
+            for name in entries:
+                with open(os.path.join(folder, name), "rb") as handle:
+                    out.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), handle.read())
+    elif kind == "tar.zst":
+        plain = path[:-len(".zst")]
+        if not os.path.exists(plain):
+            archive(folder, entries, plain, "tar")
+        subprocess.run(["zstd", "-q", "-f", "-3", plain, "-o", path + ".part"], check=True)
+    else:
+        with open(path + ".part", "wb") as file:
+            stream = {"tar": lambda: file, "tar.gz": lambda: gzip.GzipFile("", "wb", 6, file, mtime=0),
+                      "tar.xz": lambda: lzma.LZMAFile(file, "wb", preset=0)}[kind]()
+            with stream, tarfile.open(fileobj=stream, mode="w", format=tarfile.PAX_FORMAT) as out:
+                for name in entries:
+                    info = out.gettarinfo(os.path.join(folder, name), name)
+                    info.mtime, info.uid, info.gid, info.uname, info.gname = 1767225600, 0, 0, "", ""
+                    with open(os.path.join(folder, name), "rb") as handle:
+                        out.addfile(info, handle)
+    os.replace(path + ".part", path)
+
+
+def library(out, count, seed):
+    """OUT/library-N.json and .plist: albumkit libraries of N albums without covers."""
+    document = {"format": "albumkit-library", "version": 1, "albums": albums(count, seed),
+                "state": {"version": 1, "undo": [], "redo": []}}  # no current album: plists have no null
+    json_path, plist_path = (os.path.join(out, "library-%d.%s" % (count, ext)) for ext in ("json", "plist"))
+    if not os.path.exists(json_path):
+        write(json_path, json.dumps(document, ensure_ascii=False).encode())
+    if not os.path.exists(plist_path):
+        write(plist_path, plistlib.dumps(document, fmt=plistlib.FMT_XML))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=["bundle", "library"])
+    parser.add_argument("out")
+    parser.add_argument("--albums", type=int, required=True)
+    parser.add_argument("--cover-bytes", type=int, default=30_000)
+    parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+    os.makedirs(options.out, exist_ok=True)
+    if options.kind == "library":
+        library(options.out, options.albums, options.seed)
+        return
+    entries = bundle_folder(options.out, options.albums, options.cover_bytes, options.seed)
+    folder = os.path.join(options.out, "bundle-%d" % options.albums)
+    for kind in filter(None, options.formats.split(",")):
+        if kind not in FORMATS:
+            parser.error("unknown format %r (known: %s)" % (kind, ", ".join(FORMATS)))
+        path = "%s.%s" % (folder, kind)
+        if not os.path.exists(path):
+            archive(folder, entries, path, kind)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,487 @@
+#!/usr/bin/env python3
+"""`make bench`: AlbumKit measured side by side with the standard tools, in one run.
+
+    Benchmarks/run.py [--quick] [--bin DIR] [--work DIR] [--output FILE] [--runs N] [--only NAME,…]
+
+Generates the corpus (Benchmarks/make-corpus.py, cached in the work folder), runs every row —
+ours and the reference tool alternately, each run in a fresh folder, timed by wall clock with
+its peak resident memory from `/usr/bin/time -v` — and writes the tables: the median of the
+runs, the ratio, and whether the aim is met. Full runs replace the generated part of
+BENCHMARKS.md (between its markers, so notes outside them stay); `--quick` runs everything at
+small sizes (a smoke test for CI: nothing is asserted) and writes to the work folder.
+Exits non-zero when a row fails (a missing optional backend is "not available", not a failure).
+
+Groups (for --only): import, formats, export, list, hub, backends, covers.
+"""
+import argparse, contextlib, datetime, http.server, importlib.util, json, os, platform, re, shutil, statistics
+import subprocess, sys, tempfile, threading, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+GROUPS = ["import", "formats", "export", "list", "hub", "backends", "covers"]
+BEGIN = "<!-- make bench: generated from here to the end marker; edit outside the markers -->"
+END = "<!-- make bench: end of generated part -->"
+
+FULL = dict(runs=5, imports=[1000, 10000], formats=1000, list=100_000, hub_events=200_000, hub_rounds=5,
+            backend_albums=100_000, backend_ops={"json": 20, "plist": 10, "bundle": 10, "sqlite": 100, "postgres": 100},
+            covers=1000)
+QUICK = dict(runs=1, imports=[100, 300], formats=100, list=2000, hub_events=20_000, hub_rounds=2,
+             backend_albums=1000, backend_ops={"json": 5, "plist": 5, "bundle": 5, "sqlite": 5, "postgres": 5},
+             covers=100)
+
+corpus = importlib.util.module_from_spec(importlib.util.spec_from_file_location("corpus", os.path.join(HERE, "make-corpus.py")))
+corpus.__spec__.loader.exec_module(corpus)
+
+
+class Failure(Exception):
+    """A command of a row failed."""
+
+
+def run(command, cwd=None, env=None, stdin=None, stdout=subprocess.DEVNULL):
+    """Runs `command`, returning its standard output (when captured); raises Failure on error."""
+    result = subprocess.run(command, cwd=cwd, env=env, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        tail = result.stderr.decode(errors="replace").strip().splitlines()[-3:]
+        raise Failure("%s exited %d: %s" % (" ".join(map(str, command))[:120], result.returncode, " / ".join(tail)))
+    return result.stdout
+
+
+def measure(command, cwd=None, env=None, stdin_path=None, stdout=subprocess.DEVNULL):
+    """One timed run: (wall seconds, peak resident KiB, standard output if captured)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+        try:
+            start = time.perf_counter()
+            output = run(["/usr/bin/time", "-v", "-o", report.name] + list(command), cwd=cwd, env=env, stdin=stdin, stdout=stdout)
+            elapsed = time.perf_counter() - start
+        finally:
+            if stdin_path:
+                stdin.close()
+        peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", report.read())
+    return elapsed, int(peak.group(1)) if peak else 0, output
+
+
+class Side:
+    """One side of a row: a command, what to prepare before each run (untimed), and its samples."""
+
+    def __init__(self, label, command, prepare=None, cwd=None, env=None, stdin_path=None):
+        self.label, self.command, self.prepare = label, command, prepare
+        self.cwd, self.env, self.stdin_path = cwd, env, stdin_path
+        self.samples = []
+
+    def once(self):
+        if self.prepare:
+            self.prepare()
+        self.samples.append(measure(self.command, cwd=self.cwd, env=self.env, stdin_path=self.stdin_path)[:2])
+
+    def median(self):
+        return statistics.median(s[0] for s in self.samples)
+
+    def peak_mib(self):
+        return max(s[1] for s in self.samples) / 1024
+
+
+class Bench:
+    def __init__(self, options):
+        self.options = options
+        self.sizes = QUICK if options.quick else FULL
+        self.runs = options.runs or self.sizes["runs"]
+        self.bin = os.path.abspath(options.bin)
+        self.work = os.path.abspath(options.work)
+        self.corpus = os.path.join(self.work, "corpus-seed1-cover30000")
+        self.scratch = os.path.join(self.work, "runs")
+        self.tables = {group: [] for group in GROUPS}
+        self.failures = []
+        self.notes = []
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("ALBUMKIT_")}
+        self.env.update(XDG_CONFIG_HOME=os.path.join(self.work, "no-config"), XDG_DATA_HOME=os.path.join(self.work, "no-data"))
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def tool(self, name):
+        return os.path.join(self.bin, name)
+
+    def albumkit(self, library, *arguments):
+        return [self.tool("albumkit"), "--library", library] + list(arguments)
+
+    def fresh(self, name):
+        """An empty folder under the scratch folder (emptied if it existed)."""
+        path = os.path.join(self.scratch, name)
+        shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(path)
+        return path
+
+    def fresh_library(self, name, template=None):
+        """A folder holding a new empty albumkit library, or a copy of `template`."""
+        path = os.path.join(self.scratch, name)
+        shutil.rmtree(path, ignore_errors=True)
+        if template:
+            shutil.copytree(template, path)
+        else:
+            run(self.albumkit(path, "init"), env=self.env)
+        return path
+
+    def bundle(self, count, kind):
+        run([sys.executable, os.path.join(HERE, "make-corpus.py"), "bundle", "--albums", str(count), "--formats", kind, self.corpus])
+        return os.path.join(self.corpus, "bundle-%d%s" % (count, "." + kind if kind else ""))
+
+    def compare(self, group, title, ours, references, aim=None, count=None):
+        """Runs `ours` and each reference alternately, `runs` times, and records one row per reference."""
+        for _ in range(self.runs):
+            for side in [ours] + references:
+                side.once()
+        for reference in references:
+            ratio = ours.median() / reference.median()
+            self.tables[group].append(dict(
+                title=title, count=count, ours=ours.label, ours_s=ours.median(), ours_mib=ours.peak_mib(),
+                ref=reference.label, ref_s=reference.median(), ref_mib=reference.peak_mib(), ratio=ratio,
+                aim=aim, met=None if aim is None else ratio <= aim))
+
+    def guarded(self, group, title, body):
+        try:
+            body()
+        except Failure as error:
+            self.failures.append("%s: %s" % (title, error))
+            self.tables[group].append(dict(title=title, failed=str(error)))
+
+    # -- rows ----------------------------------------------------------------------------------
+
+    def imports(self):
+        for count in self.sizes["imports"]:
+            path = self.bundle(count, "tar.gz")
+            def row(path=path, count=count):
+                ours = Side("`albumkit import`", self.albumkit(os.path.join(self.scratch, "lib"), "import", path),
+                            prepare=lambda: self.fresh_library("lib"), env=self.env)
+                bsdtar = Side("`bsdtar -xzf`", ["bsdtar", "-xzf", path], prepare=lambda: self.fresh("out"), cwd=os.path.join(self.scratch, "out"))
+                gnu = Side("`tar -xzf`", ["tar", "-xzf", path], prepare=lambda: self.fresh("out"), cwd=os.path.join(self.scratch, "out"))
+                self.compare("import", "import %s-album .tar.gz" % "{:,}".format(count), ours, [bsdtar, gnu], aim=1.25, count=count)
+                listed = json.loads(run(self.albumkit(os.path.join(self.scratch, "lib"), "list", "--json"), env=self.env, stdout=subprocess.PIPE))
+                if len(listed["albums"]) != count:
+                    raise Failure("the import left %d albums, not %d" % (len(listed["albums"]), count))
+            self.guarded("import", "import %d .tar.gz" % count, row)
+
+    def formats(self):
+        count = self.sizes["formats"]
+        references = {"tar.zst": ["tar", "--zstd", "-xf"], "tar.xz": ["tar", "-xJf"], "tar": ["tar", "-xf"], "zip": ["bsdtar", "-xf"]}
+        for kind, tool in references.items():
+            path = self.bundle(count, kind)
+            def row(path=path, kind=kind, tool=tool):
+                ours = Side("`albumkit import`", self.albumkit(os.path.join(self.scratch, "lib"), "import", path),
+                            prepare=lambda: self.fresh_library("lib"), env=self.env)
+                reference = Side("`%s`" % " ".join(tool), tool + [path], prepare=lambda: self.fresh("out"), cwd=os.path.join(self.scratch, "out"))
+                self.compare("formats", "import %s-album .%s" % ("{:,}".format(count), kind), ours, [reference], count=count)
+            self.guarded("formats", "import .%s" % kind, row)
+
+    def export(self):
+        count = self.sizes["imports"][-1]
+        def row():
+            library = self.fresh_library("export-library")
+            run(self.albumkit(library, "import", self.bundle(count, "tar.gz")), env=self.env)
+            out = os.path.join(self.scratch, "export-out")
+            for ending, tool, aim in [("tar.gz", ["tar", "-czf"], 1.0), ("tar.zst", ["tar", "--zstd", "-cf"], None)]:
+                target = os.path.join(out, "backup." + ending)
+                ours = Side("`albumkit export`", self.albumkit(library, "export", target), prepare=lambda: self.fresh("export-out"), env=self.env)
+                reference = Side("`%s`" % " ".join(tool), tool + [target, "-C", library, "."], prepare=lambda: self.fresh("export-out"))
+                self.compare("export", "export %s albums as .%s" % ("{:,}".format(count), ending), ours, [reference], aim=aim, count=count)
+        self.guarded("export", "export", row)
+
+    def listing(self):
+        count = self.sizes["list"]
+        run([sys.executable, os.path.join(HERE, "make-corpus.py"), "library", "--albums", str(count), self.corpus])
+        for kind, tool in [("json", "`json.load`"), ("plist", "`plistlib.load`")]:
+            def row(kind=kind, tool=tool):
+                source = os.path.join(self.corpus, "library-%d.%s" % (count, kind))
+                library = self.fresh("list-" + kind)
+                shutil.copy(source, os.path.join(library, "library." + kind))
+                ours = Side("`albumkit list`", self.albumkit(library, "--backend", kind, "list"), env=self.env)
+                reference = Side("Python %s" % tool, [sys.executable, os.path.join(HERE, "list-reference.py"), kind, source])
+                self.compare("list", "load + list %s-album %s library" % ("{:,}".format(count), kind.upper()), ours, [reference],
+                             aim=1.0 if kind == "json" else None, count=count)
+            self.guarded("list", "list " + kind, row)
+
+    def hub(self):
+        def row():
+            output = run([self.tool("albumkit-bench"), "hub", "--events", str(self.sizes["hub_events"]),
+                          "--rounds", str(self.sizes["hub_rounds"])], stdout=subprocess.PIPE)
+            result = json.loads(output)
+            for count, rate in sorted(result["hub"].items(), key=lambda item: int(item[0])):
+                reference = result["notificationCenter"][count]
+                self.tables["hub"].append(dict(subscribers=int(count), hub=rate, center=reference, ratio=rate / reference,
+                                               met=rate / reference >= 10))
+        self.guarded("hub", "hub", row)
+
+    def backends(self):
+        albums = self.sizes["backend_albums"]
+        with postgres_database(self.notes) as url:
+            for backend, operations in self.sizes["backend_ops"].items():
+                def row(backend=backend, operations=operations):
+                    if not os.path.exists(self.tool("storage-bench")):
+                        return self.tables["backends"].append(dict(backend=backend, missing="storage-bench is not built"))
+                    if backend == "postgres" and not url:
+                        return self.tables["backends"].append(dict(backend=backend, missing="no PostgreSQL server"))
+                    folder = self.fresh("backend-" + backend)
+                    env = dict(self.env, ALBUMKIT_BENCH_URL=url or "")
+                    _, peak, output = measure([self.tool("storage-bench"), backend, folder, str(albums), str(operations)],
+                                              env=env, stdout=subprocess.PIPE)
+                    # storage-bench prints one Markdown-like row: cells separated by " | ".
+                    cells = [cell.strip() for cell in output.decode().strip().splitlines()[-1].split("|")]
+                    names = ["backend", "albums", "fill_s", "open_list_s", "add_p50", "add_p99", "remove_p50", "remove_p99",
+                             "update_p50", "update_p99", "size_mb"]
+                    entry = dict(zip(names, cells), operations=operations, peak_mib=peak / 1024)
+                    if backend == "postgres":
+                        entry["size_mb"] = "%.1f" % (postgres_size(url) / 1e6)
+                    self.tables["backends"].append(entry)
+                self.guarded("backends", "backend " + backend, row)
+
+    def covers(self):
+        count = self.sizes["covers"]
+        folder = self.bundle(count, "")
+        with CoverServer(os.path.join(folder, "covers")) as server:
+            def row():
+                with open(os.path.join(folder, "albums.json")) as handle:
+                    albums = json.load(handle)
+                urls = []
+                for album in albums:
+                    album["coverUrl"] = "http://127.0.0.1:%d/%s" % (server.port, album["coverUrl"])
+                    urls.append(album["coverUrl"])
+                listed = os.path.join(self.scratch, "covers-albums.json")
+                url_file = os.path.join(self.scratch, "covers-urls.txt")
+                with open(listed, "w") as handle:
+                    json.dump(albums, handle)
+                with open(url_file, "w") as handle:
+                    handle.write("\n".join(urls) + "\n")
+                template = self.fresh_library("covers-template")
+                run(self.albumkit(template, "import", listed), env=self.env)
+                env = dict(self.env, ALBUMKIT_COVERS_CONCURRENCY="8")
+                library = os.path.join(self.scratch, "covers-lib")
+                ours = Side("`albumkit covers fetch`", self.albumkit(library, "covers", "fetch"),
+                            prepare=lambda: self.fresh_library("covers-lib", template), env=env)
+                reference = Side("`xargs -P 8 curl`", ["xargs", "-P", "8", "-n", "1", "curl", "-sSf", "-O"],
+                                 prepare=lambda: self.fresh("covers-out"), cwd=os.path.join(self.scratch, "covers-out"), stdin_path=url_file)
+                server.requests = 0
+                self.compare("covers", "fetch %s covers, 8 at a time" % "{:,}".format(count), ours, [reference], aim=1.5, count=count)
+                expected = count * self.runs * 2
+                if server.requests != expected:
+                    self.notes.append("covers: the server saw %d requests, not the %d expected" % (server.requests, expected))
+                server.requests = 0
+                again = Side("`albumkit covers fetch --all` (all stored)", self.albumkit(library, "covers", "fetch", "--all"), env=env)
+                again.once()
+                self.tables["covers"].append(dict(cache=True, seconds=again.median(), mib=again.peak_mib(), requests=server.requests))
+                if server.requests:
+                    raise Failure("the cache-hit re-run made %d requests" % server.requests)
+            self.guarded("covers", "covers fetch", row)
+
+    # -- report --------------------------------------------------------------------------------
+
+    def markdown(self, started, finished):
+        lines = [BEGIN, "", "Written by `%s` on %s (%.0f s)." % ("make bench-quick" if self.options.quick else "make bench",
+                                                                      started.strftime("%Y-%m-%d %H:%M UTC"), (finished - started).total_seconds())]
+        lines += ["", "| machine | |", "|---|---|"] + ["| %s | %s |" % item for item in machine(self.bin)]
+        lines += ["| load average (1 min) before / after | %s / %s |" % (self.load[0], os.getloadavg()[0]),
+                  "| runs per row | %d (median shown; peak RSS is the largest of the runs) |" % self.runs]
+        lines += ["", "Ratios are ours ÷ reference (lower is better); the hub's is ours ÷ reference in events per second (higher is better)."]
+        lines += self.side_by_side("Import a bundle vs extracting it (`tar` into a fresh folder)", "import", "aim ≤ 1.25×")
+        lines += self.side_by_side("Import in the other formats", "formats", None)
+        lines += self.side_by_side("Export the library vs `tar -c` of its folder", "export", "aim ≤ 1.0× for .tar.gz")
+        lines += self.side_by_side("Load and list a library vs Python", "list", "aim ≤ 1.0× for JSON")
+        lines += self.hub_table()
+        lines += self.backend_table()
+        lines += self.side_by_side("`covers fetch` from a local HTTP server vs `xargs -P 8 curl`", "covers", "aim ≤ 1.5×")
+        lines += self.memory()
+        if self.notes or self.failures:
+            lines += ["", "Notes:"] + ["- " + note for note in self.notes] + ["- FAILED " + failure for failure in self.failures]
+        return "\n".join(lines + ["", END]) + "\n"
+
+    def side_by_side(self, heading, group, aim):
+        lines = ["", "### " + heading + (" (%s)" % aim if aim else ""), "",
+                 "| row | ours | median | peak RSS | reference | median | peak RSS | ratio | aim |",
+                 "|---|---|---:|---:|---|---:|---:|---:|---|"]
+        for row in self.tables[group]:
+            if "failed" in row:
+                lines.append("| %s | failed: %s | | | | | | | |" % (row["title"], row["failed"].replace("|", "/")))
+            elif "cache" in row:
+                lines.append("| re-run, every cover stored | `covers fetch --all` | %.3f s | %.0f MiB | — | | | | %d requests (aim 0): %s |"
+                             % (row["seconds"], row["mib"], row["requests"], "met" if row["requests"] == 0 else "NOT met"))
+            else:
+                verdict = "" if row["aim"] is None else ("met" if row["met"] else "NOT met") + " (≤ %.2f×)" % row["aim"]
+                lines.append("| %s | %s | %.3f s | %.0f MiB | %s | %.3f s | %.0f MiB | %.2f× | %s |" % (
+                    row["title"], row["ours"], row["ours_s"], row["ours_mib"], row["ref"], row["ref_s"], row["ref_mib"], row["ratio"], verdict))
+        return lines if len(lines) > 5 else []
+
+    def hub_table(self):
+        if not self.tables["hub"]:
+            return []
+        lines = ["", "### Hub vs Foundation `NotificationCenter.post` (aim ≥ 10×)", "",
+                 "Events delivered per second, one publishing thread, every subscriber counting (`albumkit-bench hub`, %s events × the median of %d rounds)."
+                 % ("{:,}".format(self.sizes["hub_events"]), self.sizes["hub_rounds"]), "",
+                 "| subscribers | `NotificationHub` | `NotificationCenter` | ratio | aim |", "|---:|---:|---:|---:|---|"]
+        for row in self.tables["hub"]:
+            if "failed" in row:
+                lines.append("| failed: %s | | | | |" % row["failed"])
+            else:
+                lines.append("| %d | %s /s | %s /s | %.1f× | %s |" % (row["subscribers"], "{:,.0f}".format(row["hub"]), "{:,.0f}".format(row["center"]),
+                                                                     row["ratio"], "met" if row["met"] else "NOT met"))
+        return lines
+
+    def backend_table(self):
+        if not self.tables["backends"]:
+            return []
+        lines = ["", "### Storage backends at %s albums (`storage-bench`; aim < 5 ms per change for sqlite and postgres)" % "{:,}".format(self.sizes["backend_albums"]), "",
+                 "| backend | fill (one save) | open + list | add p50 / p99 | remove p50 / p99 | update p50 / p99 | changes timed | size on disk | peak RSS |",
+                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for row in self.tables["backends"]:
+            if "missing" in row or "failed" in row:
+                lines.append("| %s | not available: %s | | | | | | | |" % (row.get("backend", row.get("title")), row.get("missing") or row.get("failed")))
+            else:
+                lines.append("| %s | %s s | %s s | %s / %s ms | %s / %s ms | %s / %s ms | %d each | %s MB | %.0f MiB |" % (
+                    row["backend"], row["fill_s"], row["open_list_s"], row["add_p50"], row["add_p99"], row["remove_p50"], row["remove_p99"],
+                    row["update_p50"], row["update_p99"], row["operations"], row["size_mb"], row["peak_mib"]))
+        return lines
+
+    def memory(self):
+        rows = [row for row in self.tables["import"] if "count" in row and row.get("ref") == "`bsdtar -xzf`"]
+        if not rows:
+            return []
+        lines = ["", "### Memory of `albumkit import` (aim: below 64 MB at 10 000 albums, about the same as at 1 000)", ""]
+        lines += ["- %s albums (covers ~30 KB): peak RSS %.1f MiB%s" % ("{:,}".format(row["count"]), row["ours_mib"],
+                  "" if row["count"] < 10000 else (" — %s" % ("met" if row["ours_mib"] * 1.048576 < 64 else "NOT met"))) for row in rows]
+        return lines
+
+    def run(self):
+        started = datetime.datetime.now(datetime.timezone.utc)
+        self.load = os.getloadavg()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        os.makedirs(self.scratch)
+        chosen = self.options.only.split(",") if self.options.only else GROUPS
+        for group in GROUPS:
+            if group in chosen:
+                print("bench: %s …" % group, file=sys.stderr, flush=True)
+                {"import": self.imports, "formats": self.formats, "export": self.export, "list": self.listing,
+                 "hub": self.hub, "backends": self.backends, "covers": self.covers}[group]()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        text = self.markdown(started, datetime.datetime.now(datetime.timezone.utc))
+        write_report(self.options.output, text)
+        with open(os.path.join(self.work, "results.json"), "w") as raw:
+            json.dump(self.tables, raw, indent=1)
+        print(text)
+        for failure in self.failures:
+            print("bench: FAILED " + failure, file=sys.stderr)
+        return 1 if self.failures else 0
+
+
+def machine(binaries):
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor())
+    memory = next((line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")), "0")
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.strip().splitlines()
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+    return [("CPU", model), ("cores", str(os.cpu_count())), ("memory", "%.0f GiB" % (int(memory) / 2**20)),
+            ("system", "%s %s" % (platform.system(), platform.release())), ("Swift", swift[0] if swift else "?"),
+            ("binaries", os.path.relpath(binaries, ROOT)), ("commit", commit + (" with uncommitted changes" if dirty else ""))]
+
+
+def write_report(path, text):
+    """Replaces the generated part of `path` (between the markers), keeping the rest."""
+    old = open(path).read() if os.path.exists(path) else "# Benchmarks\n\n"
+    if BEGIN in old and END in old:
+        new = old[:old.index(BEGIN)] + text.rstrip("\n") + old[old.index(END) + len(END):]
+    else:
+        new = old.rstrip("\n") + "\n\n" + text
+    with open(path + ".tmp", "w") as handle:
+        handle.write(new)
+    os.replace(path + ".tmp", path)
+
+
+@contextlib.contextmanager
+def postgres_database(notes):
+    """A fresh database on the project's test server (started if it is not running, and then
+    stopped again); yields its URL, or None when PostgreSQL is not available."""
+    script = os.path.join(ROOT, "scripts", "postgres-server.sh")
+    started = False
+    try:
+        if subprocess.run([script, "status"], capture_output=True).returncode != 0:
+            subprocess.run([script, "start"], capture_output=True, check=True, timeout=300)
+            started = True
+        admin = subprocess.run([script, "url"], capture_output=True, text=True, check=True).stdout.strip()
+        name = "albumkit_bench_%d" % os.getpid()
+        psql(admin, "CREATE DATABASE %s" % name)
+    except (subprocess.SubprocessError, OSError) as error:
+        notes.append("postgres: not available (%s)" % str(error)[:200])
+        yield None
+        return
+    try:
+        yield admin.rsplit("/", 1)[0] + "/" + name
+    finally:
+        psql(admin, "DROP DATABASE IF EXISTS %s" % name)
+        if started:
+            subprocess.run([script, "stop"], capture_output=True)
+
+
+def psql(url, sql):
+    return subprocess.run(["psql", "-qAt", url, "-c", sql], capture_output=True, text=True, check=True, timeout=120).stdout.strip()
+
+
+def postgres_size(url):
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    return int(psql(admin, "SELECT pg_database_size('%s')" % url.rsplit("/", 1)[1]))
+
+
+class CoverServer:
+    """A static HTTP/1.1 server on 127.0.0.1 (a free port) for the covers row, in threads of
+    this process; counts the requests it answers. Stopped when the `with` block ends."""
+
+    def __init__(self, folder):
+        owner = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def __init__(self, *arguments, **keywords):
+                super().__init__(*arguments, directory=folder, **keywords)
+
+            def do_GET(self):
+                with owner.lock:
+                    owner.requests += 1
+                # The URL path is /covers/<name>; the folder served is covers/ itself.
+                self.path = self.path.replace("/covers/", "/", 1)
+                super().do_GET()
+
+            def log_message(self, *arguments):
+                pass
+
+        class Server(http.server.ThreadingHTTPServer):
+            request_queue_size = 64
+            daemon_threads = True
+
+        self.lock = threading.Lock()
+        self.requests = 0
+        self.server = Server(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exception):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small sizes, one run each (CI smoke test)")
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"), help="folder with albumkit, albumkit-bench, storage-bench")
+    parser.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "albumkit-bench"), help="corpus cache and scratch folder")
+    parser.add_argument("--output", help="the Markdown file (default: BENCHMARKS.md, or WORK/BENCHMARKS-quick.md with --quick)")
+    parser.add_argument("--runs", type=int, help="runs per row (default 5, or 1 with --quick)")
+    parser.add_argument("--only", help="comma-separated groups: " + ", ".join(GROUPS))
+    options = parser.parse_args()
+    if not options.output:
+        options.output = os.path.join(options.work, "BENCHMARKS-quick.md") if options.quick else os.path.join(ROOT, "BENCHMARKS.md")
+    if not os.path.exists("/usr/bin/time"):
+        parser.error("/usr/bin/time is missing: run scripts/install-deps.sh (Debian package 'time')")
+    sys.exit(Bench(options).run())
+
+
+if __name__ == "__main__":
+    main()
