@@ -9,6 +9,8 @@ help:
 	@echo "make demo       build, then init the default library from the starter, list, add, remove, undo, export"
 	@echo "make test       build and run every test"
 	@echo "make bundles    regenerate Bundles/starter and Bundles/starter.tar.gz"
+	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
+	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
 	@echo "make clean      remove build products"
 
@@ -38,6 +40,16 @@ demo: build
 bundles:
 	python3 Bundles/make-starter.py Bundles/starter
 	tar --owner=0 --group=0 --numeric-owner --mtime='2026-11-22 00:00Z' -C Bundles/starter -cf - manifest.json albums.json $$(cd Bundles/starter && ls covers/* | sort) checksums.sha256 | gzip -n -9 > Bundles/starter.tar.gz
+
+# Benchmarks/run.py: corpus and scratch in $${TMPDIR:-/tmp}/albumkit-bench; BENCH_SCRATCH picks the build folder.
+BENCH_SCRATCH ?= .build
+bench:
+	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH)
+	python3 Benchmarks/run.py --bin $(BENCH_SCRATCH)/release
+
+bench-quick:
+	$(SWIFT) build --scratch-path $(BENCH_SCRATCH)
+	python3 Benchmarks/run.py --quick --bin $(BENCH_SCRATCH)/debug
 
 postgres:
 	scripts/postgres-server.sh start

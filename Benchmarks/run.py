@@ -23,7 +23,7 @@ BEGIN = "<!-- make bench: generated from here to the end marker; edit outside th
 END = "<!-- make bench: end of generated part -->"
 
 FULL = dict(runs=5, imports=[1000, 10000], formats=1000, list=100_000, hub_events=200_000, hub_rounds=5,
-            backend_albums=100_000, backend_ops={"json": 20, "plist": 10, "bundle": 10, "sqlite": 100, "postgres": 100},
+            backend_albums=100_000, backend_ops={"json": 20, "plist": 10, "bundle": 10, "sqlite": 200, "postgres": 200},
             covers=1000)
 QUICK = dict(runs=1, imports=[100, 300], formats=100, list=2000, hub_events=20_000, hub_rounds=2,
              backend_albums=1000, backend_ops={"json": 5, "plist": 5, "bundle": 5, "sqlite": 5, "postgres": 5},
@@ -312,7 +312,7 @@ class Bench:
         if not self.tables["hub"]:
             return []
         lines = ["", "### Hub vs Foundation `NotificationCenter.post` (aim ≥ 10×)", "",
-                 "Events delivered per second, one publishing thread, every subscriber counting (`albumkit-bench hub`, %s events × the median of %d rounds)."
+                 "Events delivered per second, one publishing thread, every subscriber counting (`albumkit-bench hub`, %s events, the best of %d rounds)."
                  % ("{:,}".format(self.sizes["hub_events"]), self.sizes["hub_rounds"]), "",
                  "| subscribers | `NotificationHub` | `NotificationCenter` | ratio | aim |", "|---:|---:|---:|---:|---|"]
         for row in self.tables["hub"]:
@@ -377,7 +377,7 @@ def machine(binaries):
     dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
     return [("CPU", model), ("cores", str(os.cpu_count())), ("memory", "%.0f GiB" % (int(memory) / 2**20)),
             ("system", "%s %s" % (platform.system(), platform.release())), ("Swift", swift[0] if swift else "?"),
-            ("binaries", os.path.relpath(binaries, ROOT)), ("commit", commit + (" with uncommitted changes" if dirty else ""))]
+            ("binaries", os.path.relpath(binaries, ROOT) if binaries.startswith(ROOT + os.sep) else binaries), ("commit", commit + (" with uncommitted changes" if dirty else ""))]
 
 
 def write_report(path, text):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages AlbumKit builds and tests with. Safe to run again.
 set -euo pipefail
-packages=(libarchive-dev libarchive-tools zstd xz-utils python3 libsqlite3-dev postgresql)
+packages=(libarchive-dev libarchive-tools zstd xz-utils python3 libsqlite3-dev postgresql time curl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,7 +1,7 @@
 // Issue 5's "must show" numbers for one backend: time to open and list a library of N
 // albums, median and p99 of one add / remove / update through `Library`, size on disk.
 // Usage: storage-bench BACKEND FOLDER [ALBUMS] [OPERATIONS] (postgres: ALBUMKIT_BENCH_URL).
-// Benchmarks/storage.sh runs it for every backend and prints the table for BENCHMARKS.md.
+// `make bench` (Benchmarks/run.py) runs it for every backend and puts its rows in BENCHMARKS.md.
 import AlbumKit
 import AlbumKitBundle
 import Foundation

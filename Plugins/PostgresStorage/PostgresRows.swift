@@ -9,8 +9,11 @@ enum PostgresRows {
     private static let insertBatch = 1000
 
     /// The library at the database's current generation — remembered in `cache`, or read
-    /// from every row when the generation moved. Runs inside the caller's transaction.
-    static func read(_ connection: PostgresConnection, logger: Logger, url: PostgresURL, cache: GenerationCache) async throws
+    /// from every row when the generation moved. A writer is `taking`: it gets the cached
+    /// entry for itself (see ``GenerationCache/take(at:)``) and remembers what it saves. Runs inside the caller's transaction.
+    static func read(
+        _ connection: PostgresConnection, logger: Logger, url: PostgresURL, cache: GenerationCache, taking: Bool = false
+    ) async throws
         -> GenerationCache.Entry
     {
         var found: (Int64, String)?
@@ -19,7 +22,7 @@ enum PostgresRows {
         guard let (generation, stateText) = found else {
             throw AlbumKitError(.unreadableInput, "\(url): table albumkit_state has no row; the database was left as it is")
         }
-        if let entry = cache.entry(at: generation) { return entry }
+        if let entry = taking ? cache.take(at: generation) : cache.entry(at: generation) { return entry }
         let state: LibraryState
         do {
             state = try JSONDecoder().decode(LibraryState.self, from: Data(stateText.utf8))
@@ -41,7 +44,7 @@ enum PostgresRows {
         let entry = GenerationCache.Entry(
             generation: generation, snapshot: LibrarySnapshot(albums: albums, state: state),
             order: RowOrder(ids: albums.map(\.id), keys: keys))
-        cache.remember(entry)
+        if !taking { cache.remember(entry) }
         return entry
     }
 

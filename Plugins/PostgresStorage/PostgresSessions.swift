@@ -30,7 +30,15 @@ actor PostgresSessions {
         }
         nextID += 1
         do {
-            return try await PostgresConnection.connect(configuration: url.configuration, id: nextID, logger: logger)
+            let connection = try await PostgresConnection.connect(configuration: url.configuration, id: nextID, logger: logger)
+            do {
+                // How long a writer waits for another's row lock (then fails with 55P03).
+                try await connection.run("SET lock_timeout = '\(Int(lockTimeout * 1000))ms'", logger: logger)
+            } catch {
+                connection.retire()
+                throw error
+            }
+            return connection
         } catch {
             throw describe(error)
         }
@@ -118,7 +126,17 @@ actor PostgresSessions {
             }
         }
         let cause = error.underlying.map { String(describing: $0) } ?? "\(error.code)"
-        return AlbumKitError(.connection, "cannot reach PostgreSQL at \(server): \(cause)")
+        let reason =
+            if cause.localizedCaseInsensitiveContains("refused") {
+                "connection refused (is the server running?)"
+            } else if cause.localizedCaseInsensitiveContains("timeout") || cause.localizedCaseInsensitiveContains("timed out") {
+                "no answer (timed out)"
+            } else if error.code == .serverClosedConnection || error.code == .clientClosedConnection {
+                "the connection closed before the login finished (is the server reachable?)"
+            } else {
+                cause
+            }
+        return AlbumKitError(.connection, "cannot reach PostgreSQL at \(server): \(reason); nothing was changed")
     }
 }
 

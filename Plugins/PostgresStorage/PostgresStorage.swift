@@ -7,6 +7,7 @@ import PostgresNIO
 /// `albumkit_…` — so a change writes only the rows it touched, and many hosts can share one
 /// library. Readers see one snapshot (`REPEATABLE READ`); writers queue on a row lock.
 public struct PostgresStorage: StorageBackend {
+    /// The covers, kept in the same database.
     public let covers: any CoverStore
     let sessions: PostgresSessions
     let cache = GenerationCache()

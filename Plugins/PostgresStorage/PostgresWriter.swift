@@ -10,6 +10,8 @@ actor PostgresWriter: StorageWriter {
     private let cache: GenerationCache
     private var connection: PostgresConnection?
     private var inTransaction = false
+    /// The generation read under the row lock in the current transaction.
+    private var lockedGeneration: Int64?
     /// The library as loaded under the lock, or as this writer last saved it.
     private var loaded: GenerationCache.Entry?
 
@@ -40,7 +42,7 @@ actor PostgresWriter: StorageWriter {
     func load() async throws -> LibrarySnapshot {
         try await guarded { connection in
             try await lock()
-            let entry = try await PostgresRows.read(connection, logger: sessions.log, url: sessions.url, cache: cache)
+            let entry = try await PostgresRows.read(connection, logger: sessions.log, url: sessions.url, cache: cache, taking: true)
             loaded = entry
             return entry.snapshot
         }
@@ -49,13 +51,15 @@ actor PostgresWriter: StorageWriter {
     func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws {
         try await guarded { connection in
             let expected = try await lock()
-            let base = try await loadedEntry(connection)
+            if loaded == nil { loaded = try await PostgresRows.read(connection, logger: sessions.log, url: sessions.url, cache: cache, taking: true) }
+            // Held only here from now on, so the order changes in place.
+            guard var base = loaded.take() else { return }
+            base.snapshot = LibrarySnapshot()
             guard base.generation == expected else {
                 throw AlbumKitError(.libraryState, "\(sessions.url): the library changed since this writer read it; nothing was saved")
             }
-            var order = base.order
-            let operations = try order.operations(for: change, snapshot: snapshot)
-            let saved = GenerationCache.Entry(generation: base.generation + 1, snapshot: snapshot, order: order)
+            let operations = try base.order.operations(for: change, snapshot: snapshot)
+            let saved = GenerationCache.Entry(generation: base.generation + 1, snapshot: snapshot, order: base.order)
             try await PostgresRows.write(operations, state: snapshot.state, generation: saved.generation, connection, logger: sessions.log)
             try await connection.run("COMMIT", logger: sessions.log)
             inTransaction = false
@@ -65,6 +69,7 @@ actor PostgresWriter: StorageWriter {
     }
 
     func finish() async {
+        if let unsaved = loaded.take() { cache.remember(unsaved) }  // give back what load() took
         guard let connection else { return }
         self.connection = nil
         if inTransaction {
@@ -80,15 +85,14 @@ actor PostgresWriter: StorageWriter {
     }
 
     /// Takes the lock if this session does not hold it (again, after a save); returns the
-    /// generation the library is at.
+    /// generation the library is at. The connection's `lock_timeout` bounds the wait.
     @discardableResult
     private func lock() async throws -> Int64 {
+        if inTransaction, let lockedGeneration { return lockedGeneration }
         let connection = try session()
-        if inTransaction, let loaded { return loaded.generation }
         if !inTransaction {
             try await connection.run("BEGIN", logger: sessions.log)
             inTransaction = true
-            try await connection.run("SET LOCAL lock_timeout = '\(Int(sessions.lockTimeout * 1000))ms'", logger: sessions.log)
         }
         var generation: Int64?
         let rows = try await connection.query("SELECT generation FROM albumkit_state WHERE id = 1 FOR UPDATE", logger: sessions.log)
@@ -96,14 +100,8 @@ actor PostgresWriter: StorageWriter {
         guard let generation else {
             throw AlbumKitError(.unreadableInput, "\(sessions.url): table albumkit_state has no row; the database was left as it is")
         }
+        lockedGeneration = generation
         return generation
-    }
-
-    private func loadedEntry(_ connection: PostgresConnection) async throws -> GenerationCache.Entry {
-        if let loaded { return loaded }
-        let entry = try await PostgresRows.read(connection, logger: sessions.log, url: sessions.url, cache: cache)
-        loaded = entry
-        return entry
     }
 
     /// Runs `body` on the session's connection; on failure the transaction is abandoned

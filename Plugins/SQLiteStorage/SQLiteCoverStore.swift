@@ -50,8 +50,6 @@ struct SQLiteCoverStore: CoverStore {
     }
 
     private func withConnection<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let queue = try await database.connect()
-        defer { try? queue.close() }
-        return try await database.run(queue, body)
+        try await database.run(try await database.shared(), body)
     }
 }

@@ -1,13 +1,33 @@
 import AlbumKit
 import Foundation
 import GRDB
+import Synchronization
 
 /// Opens connections to one library file and turns SQLite's errors into ``AlbumKitError``s
-/// that name the file. Each operation gets its own connection, closed when it is done, so
-/// a backend value holds no open handle and may be copied between tasks freely.
+/// that name the file. Readers and the cover store share one connection, kept open for the
+/// life of the backend (GRDB runs their transactions one at a time); each writer session
+/// opens its own. The kept connection also spares every change a WAL checkpoint: SQLite
+/// checkpoints when the *last* connection to a file closes.
 struct SQLiteDatabase: Sendable {
     let path: String
     let lockTimeout: Double
+    private let kept = KeptConnection()
+
+    init(path: String, lockTimeout: Double) {
+        self.path = path
+        self.lockTimeout = lockTimeout
+    }
+
+    /// The connection readers share, opened (and checked) on first use.
+    func shared() async throws -> DatabaseQueue {
+        if let queue = kept.queue.withLock({ $0 }) { return queue }
+        let queue = try await connect()
+        return kept.queue.withLock { kept in
+            if let existing = kept { return existing }
+            kept = queue
+            return queue
+        }
+    }
 
     /// A connection to the existing library, its schema checked and, when it is from an
     /// older albumkit, upgraded; an absent file is an error saying to run `init`.
@@ -84,4 +104,9 @@ struct SQLiteDatabase: Sendable {
             throw describe(error)
         }
     }
+}
+
+/// The connection an ``SQLiteDatabase`` keeps open, shared by its copies.
+private final class KeptConnection: Sendable {
+    let queue = Mutex<DatabaseQueue?>(nil)
 }

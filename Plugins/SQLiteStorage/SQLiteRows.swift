@@ -5,13 +5,16 @@ import GRDB
 /// Reads the library out of its rows and writes row operations and the memento back.
 enum SQLiteRows {
     /// The library at the database's current generation — remembered in `cache`, or read
-    /// from every row when the generation moved. Runs inside the caller's transaction.
-    static func read(_ db: Database, database: SQLiteDatabase, cache: GenerationCache) throws -> GenerationCache.Entry {
+    /// from every row when the generation moved. A writer is `taking`: it gets the cached
+    /// entry for itself (see ``GenerationCache/take(at:)``) and remembers what it saves. Runs inside the caller's transaction.
+    static func read(_ db: Database, database: SQLiteDatabase, cache: GenerationCache, taking: Bool = false) throws
+        -> GenerationCache.Entry
+    {
         guard let row = try Row.fetchOne(db, sql: "SELECT generation, state FROM libraryState WHERE id = 1") else {
             throw AlbumKitError(.unreadableInput, "\(database.path): table libraryState has no row; the file was left as it is")
         }
         let generation: Int64 = row["generation"]
-        if let entry = cache.entry(at: generation) { return entry }
+        if let entry = taking ? cache.take(at: generation) : cache.entry(at: generation) { return entry }
         let state: LibraryState
         do {
             state = try JSONDecoder().decode(LibraryState.self, from: row["state"] as Data)
@@ -33,7 +36,7 @@ enum SQLiteRows {
         let entry = GenerationCache.Entry(
             generation: generation, snapshot: LibrarySnapshot(albums: albums, state: state),
             order: RowOrder(ids: albums.map(\.id), keys: keys))
-        cache.remember(entry)
+        if !taking { cache.remember(entry) }
         return entry
     }
 

@@ -9,6 +9,7 @@ import GRDB
 public struct SQLiteStorage: StorageBackend {
     /// The database file.
     public let file: URL
+    /// The covers, kept in the same database.
     public let covers: any CoverStore
     let database: SQLiteDatabase
     let cache = GenerationCache()
@@ -29,13 +30,17 @@ public struct SQLiteStorage: StorageBackend {
             throw AlbumKitError(.libraryState, "a library already exists at \(file.path); it was left as it is")
         }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try await database.create()
+        do {
+            try await database.create()
+        } catch {
+            // The file is new: leave no half-made library behind.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+            throw error
+        }
     }
 
     public func load() async throws -> LibrarySnapshot {
-        let queue = try await database.connect()
-        defer { try? queue.close() }
-        return try await database.run(queue) { [cache, database] db in
+        try await database.run(try await database.shared()) { [cache, database] db in
             try database.transaction(db, immediate: false) { try SQLiteRows.read(db, database: database, cache: cache) }
         }.snapshot
     }

@@ -28,7 +28,7 @@ actor SQLiteWriter: StorageWriter {
     func load() async throws -> LibrarySnapshot {
         try await lock()
         let entry = try await database.run(try session()) { [database, cache] db in
-            try SQLiteRows.read(db, database: database, cache: cache)
+            try SQLiteRows.read(db, database: database, cache: cache, taking: true)
         }
         loaded = entry
         return entry.snapshot
@@ -36,19 +36,16 @@ actor SQLiteWriter: StorageWriter {
 
     func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws {
         try await lock()
-        let base: GenerationCache.Entry
-        if let loaded {
-            base = loaded
-        } else {
-            _ = try await load()
-            base = loaded!
-        }
-        var order = base.order
-        let operations = try order.operations(for: change, snapshot: snapshot)
-        let saved = GenerationCache.Entry(generation: base.generation + 1, snapshot: snapshot, order: order)
+        if loaded == nil { _ = try await load() }
+        // Held only here from now on, so the order changes in place.
+        guard var base = loaded.take() else { return }
+        base.snapshot = LibrarySnapshot()
+        let generation = base.generation
+        let operations = try base.order.operations(for: change, snapshot: snapshot)
+        let saved = GenerationCache.Entry(generation: generation + 1, snapshot: snapshot, order: base.order)
         try await database.run(try session()) { [database] db in
             do {
-                guard try Int64.fetchOne(db, sql: "SELECT generation FROM libraryState WHERE id = 1") == base.generation else {
+                guard try Int64.fetchOne(db, sql: "SELECT generation FROM libraryState WHERE id = 1") == generation else {
                     throw AlbumKitError(.libraryState, "\(database.path): the library changed since this writer read it; nothing was saved")
                 }
                 try SQLiteRows.write(operations, state: snapshot.state, generation: saved.generation, db)
@@ -64,6 +61,7 @@ actor SQLiteWriter: StorageWriter {
     }
 
     func finish() async {
+        if let unsaved = loaded.take() { cache.remember(unsaved) }  // give back what load() took
         guard let queue else { return }
         if inTransaction { try? await queue.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") } }
         inTransaction = false

@@ -63,7 +63,8 @@ public struct CLIRunner {
 
     /// A started `albumkit`.
     public struct Running {
-        let process: Process
+        /// The running `albumkit` (to signal it, for instance).
+        public let process: Process
         let output: URL
         let error: URL
 

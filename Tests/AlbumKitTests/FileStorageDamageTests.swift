@@ -1,4 +1,5 @@
 import AlbumKit
+import AlbumKitTesting
 import Foundation
 import Testing
 

@@ -37,7 +37,7 @@ import Testing
         try await Self.expectSame(source, expected)
 
         let back = try await Self.backend(from, in: folder.path("back"))
-        try await Migration(from: destination, to: back, hub: NotificationHub()).run()
+        _ = try await Migration(from: destination, to: back, hub: NotificationHub()).run()
         try await Self.expectSame(back, expected)
     }
 

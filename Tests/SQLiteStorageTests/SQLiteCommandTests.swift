@@ -1,4 +1,4 @@
-@testable import AlbumKitTesting
+import AlbumKitTesting
 import Foundation
 import Testing
 

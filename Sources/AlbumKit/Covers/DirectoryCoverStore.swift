@@ -39,5 +39,30 @@ public struct DirectoryCoverStore: CoverStore {
 
     public func location(of key: CoverKey) -> String? { url(for: key).path }
 
+    /// Renames the files in — no copy, and one sync of the folder for all of them (the files
+    /// are synced already) — falling back to copying a file that is on another file system.
+    public func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey] {
+        guard !files.isEmpty else { return [] }
+        try AtomicFile.makeFolder(folder)
+        var added: [CoverKey] = []
+        do {
+            for (key, file) in files {
+                let target = url(for: key).path
+                guard !FileManager.default.fileExists(atPath: target) else { continue }
+                if rename(file.path, target) != 0 {
+                    let code = errno
+                    guard code == EXDEV else { throw AlbumKitError.fileSystem(target, "move the cover in", errno: code) }
+                    _ = try await put(try Data(contentsOf: file), fileExtension: key.fileExtension)
+                }
+                added.append(key)
+            }
+        } catch {
+            for key in added { unlink(url(for: key).path) }
+            throw error
+        }
+        AtomicFile.syncFolder(folder.path)
+        return added
+    }
+
     private func url(for key: CoverKey) -> URL { folder.appendingPathComponent(key.fileName) }
 }

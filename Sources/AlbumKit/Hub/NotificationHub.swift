@@ -3,19 +3,40 @@ import Synchronization
 /// The one wire between parts (the observer pattern): publishers post ``LibraryEvent``s,
 /// subscribers receive them — as closures or as an `AsyncStream`.
 ///
-/// Thread-safe. Each subscriber gets the events in the order the hub accepted them, one at a
-/// time, and its closure never runs inside the hub's lock, so a subscriber may publish or
+/// Thread-safe. Every subscriber gets the events in the one order the hub accepted them, one
+/// at a time, and its closure never runs inside the hub's lock, so a subscriber may publish or
 /// subscribe from its closure. The hub is passed down explicitly; there is no shared one.
+///
+/// One thread delivers at a time: a `publish` that finds no delivery under way delivers its
+/// event to every subscriber itself, then any events other threads (or the subscribers)
+/// published meanwhile; a `publish` that finds one under way queues its event and returns.
+/// So the common case — one publisher — costs one lock round trip and a plain call per
+/// subscriber, with nothing allocated.
 public final class NotificationHub: Sendable {
-    private struct Mailbox: Sendable {
-        let deliver: @Sendable (LibraryEvent) -> Void
-        var pending: [LibraryEvent] = []
-        var delivering = false
+    private final class Subscriber: Sendable {
+        let id: UInt64
+        let handler: @Sendable (LibraryEvent) -> Void
+        /// Cleared on unsubscribing, so that events still on their way are not delivered.
+        let active = Atomic(true)
+
+        init(id: UInt64, handler: @escaping @Sendable (LibraryEvent) -> Void) {
+            self.id = id
+            self.handler = handler
+        }
+
+        func deliver(_ event: LibraryEvent) {
+            if active.load(ordering: .acquiring) { handler(event) }
+        }
     }
 
     private struct State {
         var nextID: UInt64 = 0
-        var mailboxes: [UInt64: Mailbox] = [:]
+        var subscribers: [Subscriber] = []
+        /// Whether some thread is delivering; it also delivers everything in `queued`.
+        var delivering = false
+        /// Events accepted while a delivery was under way, in order, each with the
+        /// subscribers there were when it was published.
+        var queued: [(event: LibraryEvent, subscribers: [Subscriber])] = []
     }
 
     private let state = Mutex(State())
@@ -27,7 +48,7 @@ public final class NotificationHub: Sendable {
     public func subscribe(_ handler: @escaping @Sendable (LibraryEvent) -> Void) -> HubSubscription {
         let id = state.withLock { state in
             state.nextID += 1
-            state.mailboxes[state.nextID] = Mailbox(deliver: handler)
+            state.subscribers.append(Subscriber(id: state.nextID, handler: handler))
             return state.nextID
         }
         return HubSubscription { [weak self] in self?.unsubscribe(id) }
@@ -45,46 +66,51 @@ public final class NotificationHub: Sendable {
 
     /// Delivers `event` to every current subscriber.
     public func publish(_ event: LibraryEvent) {
-        let ready: [UInt64] = state.withLock { state in
-            var ready: [UInt64] = []
-            for id in state.mailboxes.keys {
-                state.mailboxes[id]!.pending.append(event)
-                if !state.mailboxes[id]!.delivering {
-                    state.mailboxes[id]!.delivering = true
-                    ready.append(id)
-                }
+        let subscribers: [Subscriber]? = state.withLock { state in
+            guard !state.delivering else {
+                state.queued.append((event, state.subscribers))
+                return nil
             }
-            return ready
+            state.delivering = true
+            return state.subscribers
         }
-        for id in ready { drain(id) }
+        guard let subscribers else { return }
+        Self.deliver(event, to: subscribers)
+        drainQueued()
     }
 
     /// How many subscribers are attached now.
-    public var subscriberCount: Int { state.withLock { $0.mailboxes.count } }
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Delivers a mailbox's events outside the lock until it is empty. Only the thread that
-    /// set `delivering` drains, so each subscriber sees one event at a time, in order.
-    private func drain(_ id: UInt64) {
+    /// Delivers, outside the lock, the events queued during a delivery, until there are none;
+    /// then lets the next `publish` deliver again.
+    private func drainQueued() {
         while true {
-            let next: (batch: [LibraryEvent], deliver: @Sendable (LibraryEvent) -> Void)? = state.withLock { state in
-                guard var mailbox = state.mailboxes[id] else { return nil }
-                guard !mailbox.pending.isEmpty else {
-                    mailbox.delivering = false
-                    state.mailboxes[id] = mailbox
-                    return nil
-                }
-                let batch = mailbox.pending
-                mailbox.pending.removeAll(keepingCapacity: true)
-                state.mailboxes[id] = mailbox
-                return (batch, mailbox.deliver)
+            let batch: [(event: LibraryEvent, subscribers: [Subscriber])] = state.withLock { state in
+                if state.queued.isEmpty { state.delivering = false }
+                defer { state.queued = [] }
+                return state.queued
             }
-            guard let next else { return }
-            for event in next.batch { next.deliver(event) }
+            guard !batch.isEmpty else { return }
+            for (event, subscribers) in batch { Self.deliver(event, to: subscribers) }
+        }
+    }
+
+    /// Calls each subscriber in turn, borrowing them from the array (no reference counting).
+    private static func deliver(_ event: LibraryEvent, to subscribers: [Subscriber]) {
+        subscribers.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices { buffer[index].deliver(event) }
         }
     }
 
     private func unsubscribe(_ id: UInt64) {
-        _ = state.withLock { $0.mailboxes.removeValue(forKey: id) }
+        state.withLock { state in
+            state.subscribers.removeAll { subscriber in
+                guard subscriber.id == id else { return false }
+                subscriber.active.store(false, ordering: .releasing)
+                return true
+            }
+        }
     }
 }
 

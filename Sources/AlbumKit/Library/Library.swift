@@ -163,10 +163,15 @@ public actor Library {
         var fresh: LibrarySnapshot
         do {
             fresh = try await writer.load()
+            // A backend may hand back the very album array `snapshot` holds (a cache): drop
+            // ours so the change is made in place instead of copying the whole library. (The
+            // memento stays readable; it is small and only what changes of it is copied.)
+            snapshot.albums = []
             outcome = try body(&fresh)
             if let change = outcome.1 { try await writer.save(fresh, change: change) }
         } catch {
             await writer.finish()
+            snapshot = (try? await storage.load()) ?? snapshot
             throw error
         }
         await writer.finish()

@@ -21,31 +21,21 @@ struct CoverStaging {
     mutating func stage(_ bytes: Data, key: CoverKey) async throws {
         guard !stagedKeys.contains(key), try await !store.contains(key) else { return }
         if staged.isEmpty { try AtomicFile.makeFolder(folder) }
-        let file = folder.appendingPathComponent(key.fileName)
-        do {
-            try bytes.write(to: file)
-        } catch {
-            throw AlbumKitError(.fileSystem, "\(file.path): cannot stage the cover: \(error.localizedDescription)")
-        }
+        let path = folder.appendingPathComponent(key.fileName).path
+        // Synced here, so that the store can take the file over with a rename.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw AlbumKitError.fileSystem(path, "stage the cover", errno: errno) }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { try AtomicFile.writeAll(fd, $0, path: path) }
+        guard fsync(fd) == 0 else { throw AlbumKitError.fileSystem(path, "sync the staged cover", errno: errno) }
         staged.append(key)
         stagedKeys.insert(key)
     }
 
-    /// Puts every staged cover into the store; returns those it put. On failure it takes
-    /// them back before throwing.
+    /// Puts every staged cover into the store (which may move the files in); returns those
+    /// it put. On failure the store has taken them back before this throws.
     func commit() async throws -> [CoverKey] {
-        var added: [CoverKey] = []
-        do {
-            for key in staged {
-                let bytes = try Data(contentsOf: folder.appendingPathComponent(key.fileName))
-                _ = try await store.put(bytes, fileExtension: key.fileExtension)
-                added.append(key)
-            }
-        } catch {
-            await rollback(added)
-            throw error
-        }
-        return added
+        try await store.adopt(staged.map { ($0, folder.appendingPathComponent($0.fileName)) })
     }
 
     /// Removes `keys` (what ``commit()`` put) from the store again.

@@ -18,6 +18,7 @@ public struct Migration: Sendable {
     /// (`export.started`, `export.progress` per cover, `export.finished`).
     public let hub: NotificationHub
 
+    /// A migration from `source` to `destination`, announcing its progress on `hub`.
     public init(from source: any StorageBackend, to destination: any StorageBackend, hub: NotificationHub) {
         self.source = source
         self.destination = destination

@@ -11,6 +11,7 @@ public struct MigrationConfigFile: Sendable {
     /// The file to write.
     public let path: String
 
+    /// The file at `path` (which need not exist yet).
     public init(path: String) { self.path = path }
 
     /// Sets each key of `storage` to its value, or removes it when the value is nil; a new

@@ -20,11 +20,31 @@ public protocol CoverStore: Sendable {
     func remove(_ key: CoverKey) async throws -> Int
     /// Where a person finds the stored cover (a file path, a table row), if anywhere.
     func location(of key: CoverKey) -> String?
+    /// Stores the covers waiting in `files` — each file holds exactly the bytes its key
+    /// names, already synced to disk — as ``put(_:fileExtension:)`` would, and returns the
+    /// keys it newly stored. A store may move the files in rather than copy them. When it
+    /// throws, it has taken back what it stored.
+    func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey]
 }
 
 extension CoverStore {
     /// Stores that cannot name a place for a cover say nothing.
     public func location(of key: CoverKey) -> String? { nil }
+
+    /// Reads each file and ``put(_:fileExtension:)``s its bytes.
+    public func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey] {
+        var added: [CoverKey] = []
+        do {
+            for (key, file) in files where try await !contains(key) {
+                _ = try await put(try Data(contentsOf: file), fileExtension: key.fileExtension)
+                added.append(key)
+            }
+        } catch {
+            for key in added { _ = try? await remove(key) }
+            throw error
+        }
+        return added
+    }
 }
 
 /// The name of a stored cover: the SHA-256 of its bytes in lower-case hex, and an extension

@@ -14,6 +14,7 @@ public final class GenerationCache: Sendable {
         /// Its row order.
         public var order: RowOrder
 
+        /// The library `snapshot`, with its row `order`, at `generation`.
         public init(generation: Int64, snapshot: LibrarySnapshot, order: RowOrder) {
             self.generation = generation
             self.snapshot = snapshot
@@ -29,6 +30,17 @@ public final class GenerationCache: Sendable {
     /// The remembered entry if it is of `generation`, else nil.
     public func entry(at generation: Int64) -> Entry? {
         stored.withLock { entry in entry?.generation == generation ? entry : nil }
+    }
+
+    /// Removes and returns the entry if it is of `generation`, so that a writer owns the
+    /// only copy and can change its row order in place (no copy of 100 000 keys per change);
+    /// the writer remembers what it saved, or gives the entry back when it saves nothing.
+    public func take(at generation: Int64) -> Entry? {
+        stored.withLock { entry in
+            guard entry?.generation == generation else { return nil }
+            defer { entry = nil }
+            return entry
+        }
     }
 
     /// Remembers `entry`, replacing what was there.

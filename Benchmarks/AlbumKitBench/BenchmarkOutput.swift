@@ -1,12 +1,7 @@
 import Foundation
 
-/// Summaries and output of measurements.
-enum Statistics {
-    /// The median of `samples` (the upper one of an even count); 0 for no samples.
-    static func median(_ samples: [Double]) -> Double {
-        samples.isEmpty ? 0 : samples.sorted()[samples.count / 2]
-    }
-
+/// How the benchmarks report: one JSON line on standard output.
+enum BenchmarkOutput {
     /// Prints `value` as one line of JSON with sorted keys.
     static func printJSON(_ value: [String: Any]) throws {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])

@@ -1,1 +1,0 @@
-../SQLiteStorageTests/TemporaryFolder.swift
