@@ -72,6 +72,7 @@ class Side:
     def once(self):
         if self.prepare:
             self.prepare()
+        os.sync()  # no run pays for writing back what an earlier one left dirty
         self.samples.append(measure(self.command, cwd=self.cwd, env=self.env, stdin_path=self.stdin_path)[:2])
 
     def median(self):

@@ -39,11 +39,14 @@ public struct DirectoryCoverStore: CoverStore {
 
     public func location(of key: CoverKey) -> String? { url(for: key).path }
 
-    /// Renames the files in — no copy, and one sync of the folder for all of them (the files
-    /// are synced already) — falling back to copying a file that is on another file system.
+    /// Renames the files in, falling back to copying a file that is on another file system.
+    /// One `sync()` first makes every file's bytes durable, and one sync of the folder the
+    /// renames: two flushes for the whole batch instead of two per cover. (`syncfs`, which
+    /// would flush one file system only, is not visible from Swift's Glibc module.)
     public func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey] {
         guard !files.isEmpty else { return [] }
         try AtomicFile.makeFolder(folder)
+        sync()
         var added: [CoverKey] = []
         do {
             for (key, file) in files {

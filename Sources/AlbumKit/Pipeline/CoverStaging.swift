@@ -22,12 +22,11 @@ struct CoverStaging {
         guard !stagedKeys.contains(key), try await !store.contains(key) else { return }
         if staged.isEmpty { try AtomicFile.makeFolder(folder) }
         let path = folder.appendingPathComponent(key.fileName).path
-        // Synced here, so that the store can take the file over with a rename.
+        // Not synced one by one: the store makes all of them durable at once when it adopts them.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw AlbumKitError.fileSystem(path, "stage the cover", errno: errno) }
         defer { close(fd) }
         try bytes.withUnsafeBytes { try AtomicFile.writeAll(fd, $0, path: path) }
-        guard fsync(fd) == 0 else { throw AlbumKitError.fileSystem(path, "sync the staged cover", errno: errno) }
         staged.append(key)
         stagedKeys.insert(key)
     }

@@ -21,9 +21,9 @@ public protocol CoverStore: Sendable {
     /// Where a person finds the stored cover (a file path, a table row), if anywhere.
     func location(of key: CoverKey) -> String?
     /// Stores the covers waiting in `files` — each file holds exactly the bytes its key
-    /// names, already synced to disk — as ``put(_:fileExtension:)`` would, and returns the
-    /// keys it newly stored. A store may move the files in rather than copy them. When it
-    /// throws, it has taken back what it stored.
+    /// names, not yet synced to disk — as durably as ``put(_:fileExtension:)`` would, and
+    /// returns the keys it newly stored. A store may move the files in rather than copy them.
+    /// When it throws, it has taken back what it stored.
     func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey]
 }
 
