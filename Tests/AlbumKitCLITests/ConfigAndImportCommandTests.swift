@@ -54,11 +54,7 @@ import Testing
             """.utf8).write(to: json)
         let plist = cli.folder.appendingPathComponent("albums.plist")
         let script = "import plistlib,sys; plistlib.dump({'albums':[{'title':'Kid A','artist':'Radiohead','year':2000}]}, open(sys.argv[1],'wb'), fmt=plistlib.FMT_BINARY)"
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script, plist.path]
-        try python.run()
-        python.waitUntilExit()
+        #expect(try runProgram("/usr/bin/env", ["python3", "-c", script, plist.path]).status == 0)
         let imported = try cli.run("import", json.path, plist.path)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(imported.output.contains("3 added"))

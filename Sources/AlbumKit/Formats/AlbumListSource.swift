@@ -50,23 +50,12 @@ public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
     public func albumItems(in data: Data, input: String, label: String) throws(AlbumKitError) -> [SourceItem] {
         let records: [AlbumRecord]
         do {
-            records = try decodeList(data)
+            records = try format.decodeAlbums(from: data)
         } catch {
             throw AlbumKitError.unreadable(input, "not a \(format.name) album list (\(error.decodingSummary))")
         }
         return records.enumerated().map { index, record in
             SourceItem.album(record, label: "\(label) #\(index + 1) '\(record.title.prefix(80))'")
-        }
-    }
-
-    private struct Wrapped: Decodable { var albums: [AlbumRecord] }
-
-    /// The array at the root, or under `albums`. The error of the form the root has wins.
-    private func decodeList(_ data: Data) throws -> [AlbumRecord] {
-        do {
-            return try format.decode([AlbumRecord].self, from: data)
-        } catch DecodingError.typeMismatch(let type, let context) where context.codingPath.isEmpty && type is [Any].Type {
-            return try format.decode(Wrapped.self, from: data).albums
         }
     }
 }

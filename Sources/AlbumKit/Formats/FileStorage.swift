@@ -64,7 +64,10 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
     }
 
     fileprivate func write(_ snapshot: LibrarySnapshot) throws {
-        try AtomicFile.write(try format.encode(LibraryDocument(snapshot)), to: file)
+        let document = LibraryDocument(snapshot)
+        // JSON is written piece by piece: no whole-library tree in memory.
+        let data = format is JSONFormat ? try document.streamedJSON() : try format.encode(document)
+        try AtomicFile.write(data, to: file)
     }
 
     private var lockPath: String { file.path + ".lock" }

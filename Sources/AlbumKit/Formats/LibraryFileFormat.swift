@@ -15,6 +15,25 @@ public protocol LibraryFileFormat: Sendable {
     func encode<T: Encodable>(_ value: T) throws -> Data
     /// Decodes a `T` from `data`.
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
+    /// Decodes an album list: an array at the root, or under `albums` of a root object —
+    /// element by element where the format allows, so a long list never becomes one tree.
+    func decodeAlbums(from data: Data) throws -> [AlbumRecord]
+}
+
+extension LibraryFileFormat {
+    /// The whole document at once: the array at the root, else the one under `albums`.
+    public func decodeAlbums(from data: Data) throws -> [AlbumRecord] {
+        do {
+            return try decode([AlbumRecord].self, from: data)
+        } catch DecodingError.typeMismatch(let found, let context) where context.codingPath.isEmpty && found is [Any].Type {
+            return try decode(AlbumsUnderKey.self, from: data).albums
+        }
+    }
+}
+
+/// `{"albums": […]}`.
+private struct AlbumsUnderKey: Decodable {
+    var albums: [AlbumRecord]
 }
 
 /// JSON, UTF-8.
@@ -37,6 +56,19 @@ public struct JSONFormat: LibraryFileFormat {
 
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try JSONDecoder().decode(type, from: data)
+    }
+
+    /// Element by element: the list is split into byte ranges first (``JSONListSplitter``).
+    public func decodeAlbums(from data: Data) throws -> [AlbumRecord] {
+        let decoder = JSONDecoder()
+        let base = data.startIndex
+        return try JSONListSplitter.elements(of: data, underKey: "albums").enumerated().map { index, range in
+            do {
+                return try decoder.decode(AlbumRecord.self, from: data.subdata(in: (base + range.lowerBound)..<(base + range.upperBound)))
+            } catch {
+                throw ListElementError(index: index, underlying: error)
+            }
+        }
     }
 }
 

@@ -1,0 +1,70 @@
+import AlbumKit
+import AlbumKitTesting
+import Foundation
+import Testing
+
+/// Album lists are decoded element by element and libraries written piece by piece; both
+/// must mean exactly what the whole-document forms mean.
+@Suite struct StreamedJSONTests {
+    @Test(arguments: [
+        #"[]"#,
+        "\u{FEFF} [ {\"title\":\"A ] } [\",\"artist\":\"B \\\" {\"} , {\"title\":\"C\",\"artist\":\"D\",\"x\":[1,{\"y\":[]}]} ] \n",
+        #"{"other": [1, 2, {"albums": 3}], "albums": [{"title": "A ] } [", "artist": "B \" {"}, {"title": "C", "artist": "D", "x": [1, {"y": []}]}], "z": "}"}"#,
+    ])
+    func listsSplitIntoTheirElements(_ text: String) throws {
+        let albums = try JSONFormat().decodeAlbums(from: Data(text.utf8))
+        if text == "[]" {
+            #expect(albums.isEmpty)
+        } else {
+            #expect(albums.map(\.title) == ["A ] } [", "C"])
+            #expect(albums.map(\.artist) == ["B \" {", "D"])
+        }
+    }
+
+    @Test(arguments: [
+        (#"[{"title": "A", "artist": "B"}"#, "ends inside"),
+        (#"[{"title": "A", "artist": "B"}] x"#, "after the list"),
+        ("", "empty"),
+        (#"{"albums": 5}"#, "not a list"),
+        (#"{"records": []}"#, "no 'albums'"),
+        (#""albums""#, "expected a list"),
+        (#"[{"title": "A", "artist": "B"}, {"title": 7, "artist": "B"}]"#, "at [1].title"),
+        (#"[{"title": "A, "artist": "B"}]"#, "ends inside a string"),
+        (#"[{"title": "A", "artist": "B"}, {"title": "A", "artist": "B"]"#, "ends inside a list"),
+    ])
+    func brokenListsAreNamed(_ text: String, _ expected: String) {
+        #expect { try JSONFormat().decodeAlbums(from: Data(text.utf8)) } throws: { "\($0)".contains(expected) }
+    }
+
+    @Test func deepNestingIsRefusedWithoutCrashing() {
+        let deep = "[" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "]"
+        #expect(throws: (any Error).self) { try JSONFormat().decodeAlbums(from: Data(deep.utf8)) }
+    }
+
+    @Test func savedLibraryIsWhatJSONEncoderWouldWrite() async throws {
+        let folder = try TemporaryFolder("streamed")
+        defer { folder.remove() }
+        let file = folder.path("library.json")
+        let storage = FileStorage(file: file, format: JSONFormat(), coversFolder: folder.path("covers"))
+        try await storage.create()
+        let albums = CompatFixtures.unusualAlbums() + CompatFixtures.albums(count: 30)
+        let change = LibraryChange(label: "import \"many\"", edits: albums.prefix(5).enumerated().map { .insert($0.element, at: $0.offset) })
+        let state = LibraryState(
+            current: albums[3].id, undo: [change, LibraryChange(label: "move", edits: [.move(albums[0].id, from: 0, to: 2)])],
+            redo: [LibraryChange(label: "update", edits: [.update(before: albums[1], after: albums[2])])],
+            covers: ["https://x.test/a.png": .stored(CoverKey(bytes: Data("a".utf8), fileExtension: "png")), "file:///nope": .failed("not under \"roots\"")])
+        let snapshot = LibrarySnapshot(albums: albums, state: state)
+        try await storage.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll) }
+
+        #expect(try await storage.load() == snapshot)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let expected: [String: Any] = [
+            "albums": try JSONSerialization.jsonObject(with: encoder.encode(albums)),
+            "format": "albumkit-library", "version": 1,
+            "state": try JSONSerialization.jsonObject(with: encoder.encode(state)),
+        ]
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
+        #expect((written as? NSDictionary) == (expected as NSDictionary))
+    }
+}
