@@ -33,8 +33,8 @@ demo: build
 	$(BIN) remove 2
 	$(BIN) undo
 	$(BIN) list
-	$(BIN) export albumkit-demo-export.json
-	@echo "demo finished: albums exported to albumkit-demo-export.json"
+	$(BIN) export albumkit-demo-export.tar.gz
+	@echo "demo finished: a backup bundle of the library is in albumkit-demo-export.tar.gz (albumkit restore brings it back)"
 
 # Bundles/starter (covers drawn by the script) and Bundles/starter.tar.gz, byte-for-byte reproducible.
 bundles:
@@ -58,4 +58,4 @@ postgres-stop:
 	scripts/postgres-server.sh stop
 
 clean:
-	rm -rf .build albumkit-demo-export.json
+	rm -rf .build albumkit-demo-export.tar.gz
