@@ -12,7 +12,8 @@ actor PostgresWriter: StorageWriter {
     private var inTransaction = false
     /// The generation read under the row lock in the current transaction.
     private var lockedGeneration: Int64?
-    /// The library as loaded under the lock, or as this writer last saved it.
+    /// Generation and row order as loaded under the lock (the albums went to the caller),
+    /// or the library as this writer last saved it.
     private var loaded: GenerationCache.Entry?
 
     private init(sessions: PostgresSessions, cache: GenerationCache, connection: PostgresConnection) {
@@ -42,9 +43,10 @@ actor PostgresWriter: StorageWriter {
     func load() async throws -> LibrarySnapshot {
         try await guarded { connection in
             try await lock()
-            let entry = try await PostgresRows.read(connection, logger: sessions.log, url: sessions.url, cache: cache, taking: true)
+            var entry = try await PostgresRows.read(connection, logger: sessions.log, url: sessions.url, cache: cache, taking: true)
+            let snapshot = entry.handOutSnapshot()
             loaded = entry
-            return entry.snapshot
+            return snapshot
         }
     }
 
@@ -69,7 +71,7 @@ actor PostgresWriter: StorageWriter {
     }
 
     func finish() async {
-        if let unsaved = loaded.take() { cache.remember(unsaved) }  // give back what load() took
+        loaded = nil
         guard let connection else { return }
         self.connection = nil
         if inTransaction {

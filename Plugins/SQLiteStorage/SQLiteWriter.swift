@@ -9,7 +9,8 @@ actor SQLiteWriter: StorageWriter {
     private let cache: GenerationCache
     private var queue: DatabaseQueue?
     private var inTransaction = false
-    /// The library as loaded under the lock, or as this writer last saved it.
+    /// Generation and row order as loaded under the lock (the albums went to the caller),
+    /// or the library as this writer last saved it.
     private var loaded: GenerationCache.Entry?
 
     private init(database: SQLiteDatabase, cache: GenerationCache, queue: DatabaseQueue) {
@@ -27,11 +28,12 @@ actor SQLiteWriter: StorageWriter {
 
     func load() async throws -> LibrarySnapshot {
         try await lock()
-        let entry = try await database.run(try session()) { [database, cache] db in
+        var entry = try await database.run(try session()) { [database, cache] db in
             try SQLiteRows.read(db, database: database, cache: cache, taking: true)
         }
+        let snapshot = entry.handOutSnapshot()
         loaded = entry
-        return entry.snapshot
+        return snapshot
     }
 
     func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws {
@@ -61,7 +63,7 @@ actor SQLiteWriter: StorageWriter {
     }
 
     func finish() async {
-        if let unsaved = loaded.take() { cache.remember(unsaved) }  // give back what load() took
+        loaded = nil
         guard let queue else { return }
         if inTransaction { try? await queue.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") } }
         inTransaction = false

@@ -49,9 +49,6 @@ public actor Library {
     public func add(_ record: AlbumRecord, at position: Int? = nil) async throws -> Album {
         let album = try record.validated(newID: .generate(), label: "'\(record.title)'")
         try await commit(label: "add '\(album.title)'") { snapshot in
-            if snapshot.index(of: album.id) != nil {
-                throw AlbumKitError(.invalidAlbum, "an album with id '\(album.id)' is already in the library")
-            }
             let index = (position ?? snapshot.albums.count + 1) - 1
             guard (0...snapshot.albums.count).contains(index) else {
                 throw AlbumKitError(.noSuchAlbum, "cannot add at position \(index + 1): positions run from 1 to \(snapshot.albums.count + 1)")

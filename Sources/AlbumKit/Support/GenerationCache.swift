@@ -20,6 +20,14 @@ public final class GenerationCache: Sendable {
             self.snapshot = snapshot
             self.order = order
         }
+
+        /// Moves the snapshot out to the caller and leaves this entry with its generation
+        /// and row order, so the caller holds the only reference to the albums and a change
+        /// is made in place (no copy of 100 000 albums per change).
+        public mutating func handOutSnapshot() -> LibrarySnapshot {
+            defer { snapshot = LibrarySnapshot() }
+            return snapshot
+        }
     }
 
     private let stored = Mutex<Entry?>(nil)
@@ -33,8 +41,9 @@ public final class GenerationCache: Sendable {
     }
 
     /// Removes and returns the entry if it is of `generation`, so that a writer owns the
-    /// only copy and can change its row order in place (no copy of 100 000 keys per change);
-    /// the writer remembers what it saved, or gives the entry back when it saves nothing.
+    /// only copy and can change its row order in place (no copy of 100 000 keys per change).
+    /// The writer remembers what it saves; when it saves nothing the cache stays empty and
+    /// the next read fetches the rows.
     public func take(at generation: Int64) -> Entry? {
         stored.withLock { entry in
             guard entry?.generation == generation else { return nil }
