@@ -37,7 +37,8 @@ enum AlbumField {
         if value.utf8.count > maxBytes {
             throw .invalidAlbum(album, field: field, "is \(value.utf8.count) bytes; the limit is \(maxBytes)")
         }
-        if value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+        // Control characters are single bytes in UTF-8, never part of a longer sequence.
+        if value.utf8.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {
             throw .invalidAlbum(album, field: field, "holds a control character")
         }
     }
@@ -46,9 +47,19 @@ enum AlbumField {
 extension String {
     /// The string without leading and trailing white space and newlines.
     func trimmingWhiteSpace() -> String {
+        // Most values start and end with an ASCII letter: nothing to trim, nothing to copy.
+        if let head = utf8.first, let tail = utf8.last, !head.isASCIIWhiteSpaceOrNonASCII, !tail.isASCIIWhiteSpaceOrNonASCII {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
         return String(scalars[first...last])
     }
+}
+
+extension UInt8 {
+    /// Whether this UTF-8 byte is ASCII white space (tab to carriage return, space) or not
+    /// ASCII at all (then only the Unicode properties can tell).
+    var isASCIIWhiteSpaceOrNonASCII: Bool { self >= 0x80 || self == 0x20 || (0x09...0x0D).contains(self) }
 }

@@ -27,7 +27,10 @@ public struct AlbumID: RawRepresentable, Hashable, Codable, Sendable, CustomStri
 
     /// Whether `text` is acceptable as an id: non-empty, not all digits, no white space.
     public static func isValid(_ text: String) -> Bool {
-        !text.isEmpty && text.contains { !$0.isASCII || !$0.isNumber }
-            && !text.contains { $0.isWhitespace || $0.isNewline } && text.utf8.count <= 256
+        guard !text.isEmpty, text.utf8.count <= 256 else { return false }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {  // the usual case, decided byte by byte
+            return text.utf8.contains { !(0x30...0x39).contains($0) } && !text.utf8.contains { $0.isASCIIWhiteSpaceOrNonASCII }
+        }
+        return text.contains { !$0.isASCII || !$0.isNumber } && !text.contains { $0.isWhitespace || $0.isNewline }
     }
 }
