@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages AlbumKit builds and tests with. Safe to run again.
+# Installs the Debian packages AlbumKit builds and tests with (scripts/debian-packages) when
+# any is missing. Safe to run again; `make setup` uses it.
 set -euo pipefail
-packages=(libarchive-dev libarchive-tools zstd xz-utils python3 libsqlite3-dev postgresql time curl)
+mapfile -t packages < <(grep -v '^#' "$(dirname "$0")/debian-packages")
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

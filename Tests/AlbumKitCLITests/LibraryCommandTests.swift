@@ -131,6 +131,25 @@ import Testing
         #expect(try Data(contentsOf: file) == before)
     }
 
+    @Test func listDrawsATableInCharactersWithTabsFlattenedAndLongTextClipped() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try cli.run("init")
+        try cli.run("add", "--title", "Tab\there", "--artist", "X", "--year", "2001")
+        try cli.run("add", "--title", "Début", "--artist", "Björk", "--genre", "Pop", "--year", "1993")
+        try cli.run("add", "--title", String(repeating: "A", count: 45), "--artist", "Y", "--genre", "Rock")
+        try cli.run("select", "2")
+        let listed = try cli.run("list")
+        #expect(listed.status == 0, "\(listed.error)")
+        let clipped = String(repeating: "A", count: 39) + "…"
+        #expect(listed.output.split(separator: "\n").map(String.init) == [
+            "   #  TITLE                                     ARTIST  YEAR  GENRE  COVER",
+            "   1  Tab here                                  X       2001         none",
+            "*  2  Début                                     Björk   1993  Pop    none",
+            "   3  \(clipped)  Y             Rock   none",
+        ])
+    }
+
     @Test func commandsOnAMissingLibrarySayToInit() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }

@@ -14,6 +14,23 @@ import Testing
         #expect(album.coverUrl == nil)
     }
 
+    @Test func trimsUnicodeWhiteSpaceAndKeepsItInside() throws {
+        let album = try AlbumRecord(title: "\u{00A0}Début\u{3000}", artist: "Sigur Rós\u{2003}", genre: " Post\u{00A0}rock ")
+            .validated(newID: "gen-1", label: "x")
+        #expect(album.title == "Début")
+        #expect(album.artist == "Sigur Rós")
+        #expect(album.genre == "Post\u{00A0}rock")
+    }
+
+    @Test func idRules() {
+        for valid in ["a2", "starter-best-of-bowie", "١٢٣", "x".padding(toLength: 256, withPad: "x", startingAt: 0)] {
+            #expect(AlbumID.isValid(valid), "\(valid) is a valid id")
+        }
+        for invalid in ["", "12345", "a b", "a\tb", "a\u{00A0}b", "line\nbreak", String(repeating: "x", count: 257)] {
+            #expect(!AlbumID.isValid(invalid), "\(invalid) is not a valid id")
+        }
+    }
+
     @Test(arguments: [
         ("title", AlbumRecord(title: "  ", artist: "A")),
         ("artist", AlbumRecord(title: "T", artist: "")),
@@ -21,6 +38,8 @@ import Testing
         ("year", AlbumRecord(title: "T", artist: "A", year: "MCMXCII")),
         ("title", AlbumRecord(title: "Bell\u{7}", artist: "A")),
         ("artist", AlbumRecord(title: "T", artist: "new\nline")),
+        ("artist", AlbumRecord(title: "T", artist: "Delete\u{7F}d")),
+        ("genre", AlbumRecord(title: "T", artist: "A", genre: "Él\u{1B}[31m")),
         ("genre", AlbumRecord(title: "T", artist: "A", genre: String(repeating: "x", count: 64 * 1024 + 1))),
         ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "ftp://nope")),
         ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/../../etc/passwd")),
