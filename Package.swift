@@ -8,6 +8,11 @@ let package = Package(
         .library(name: "AlbumKit", targets: ["AlbumKit"]),
         .library(name: "AlbumKitTesting", targets: ["AlbumKitTesting"]),
         .library(name: "AlbumKitBundle", targets: ["AlbumKitBundle"]),
+        .library(name: "AlbumKitCLI", targets: ["AlbumKitCLI"]),
+        .library(name: "AlbumKitInstalled", targets: ["AlbumKitInstalled"]),
+        .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
+        .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
+        .library(name: "HTTPCovers", targets: ["HTTPCovers"]),
         .executable(name: "albumkit", targets: ["albumkit"]),
     ],
     dependencies: [
@@ -27,7 +32,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            plugins: ["EmbedStarterPlugin"]
         ),
         .target(name: "AlbumKitTesting", dependencies: ["AlbumKit"]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
@@ -35,19 +41,21 @@ let package = Package(
             name: "AlbumKitBundle",
             dependencies: ["AlbumKit", "CArchive", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .executableTarget(
-            name: "albumkit",
+        .target(
+            name: "AlbumKitCLI",
             dependencies: [
                 "AlbumKit",
                 "AlbumKitBundle",
-                "SQLiteStorage",
-                "PostgresStorage",
-                "HTTPCovers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            plugins: ["EmbedStarterPlugin"]
+            ]
         ),
+        // The one registry of installed adapters: the binary, the tests and the benchmarks use it.
+        .target(
+            name: "AlbumKitInstalled",
+            dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers"]
+        ),
+        .executableTarget(name: "albumkit", dependencies: ["AlbumKitCLI", "AlbumKitInstalled"]),
         .executableTarget(name: "embed-files", path: "Sources/EmbedFiles"),
         .executableTarget(
             name: "albumkit-bench",
@@ -92,14 +100,14 @@ let package = Package(
         .testTarget(name: "SQLiteStorageTests", dependencies: ["SQLiteStorage", "AlbumKit", "AlbumKitTesting", "albumkit"]),
         .executableTarget(
             name: "storage-bench",
-            dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage"],
+            dependencies: ["AlbumKit", "AlbumKitInstalled"],
             path: "Benchmarks/StorageBench"
         ),
         .testTarget(
             name: "PostgresStorageTests",
-            dependencies: ["PostgresStorage", "SQLiteStorage", "AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "albumkit"]
+            dependencies: ["PostgresStorage", "SQLiteStorage", "AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled", "albumkit"]
         ),
-        .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting"]),
+        .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled"]),
         .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "albumkit"]),
     ]

@@ -3,10 +3,8 @@
 // Usage: storage-bench BACKEND FOLDER [ALBUMS] [OPERATIONS] (postgres: ALBUMKIT_BENCH_URL).
 // `make bench` (Benchmarks/run.py) runs it for every backend and puts its rows in BENCHMARKS.md.
 import AlbumKit
-import AlbumKitBundle
+import AlbumKitInstalled
 import Foundation
-import PostgresStorage
-import SQLiteStorage
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
@@ -18,10 +16,7 @@ let folder = arguments[2]
 let albumCount = arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
 let operations = arguments.count > 4 ? Int(arguments[4]) ?? 100 : 100
 
-var registry = AdapterRegistry.builtIn
-registry.register(.bundle)
-registry.register(.sqlite)
-registry.register(.postgres)
+let registry = AdapterRegistry.installed
 var configuration = Configuration(environment: [:])
 configuration.library = folder
 configuration.storage.backend = backend

@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitBundle
+import AlbumKitInstalled
 import AlbumKitTesting
 import Foundation
 
@@ -204,10 +205,5 @@ struct LibraryFixture {
     }
 }
 
-/// The built-in adapters plus the bundle source and backend, as `albumkit` registers them.
-func testRegistry() -> AdapterRegistry {
-    var registry = AdapterRegistry.builtIn
-    registry.register(StorageBackendFactory.bundle)
-    registry.register(BundleSource())
-    return registry
-}
+/// The adapters `albumkit` ships.
+func testRegistry() -> AdapterRegistry { .installed }

@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitBundle
+import AlbumKitInstalled
 import AlbumKitTesting
 import Foundation
 import PostgresStorage
@@ -13,13 +14,7 @@ import Testing
     static let backends = ["json", "plist", "bundle", "sqlite"] + (TestServer.enabled ? ["postgres"] : [])
     static let pairs = backends.flatMap { from in backends.filter { $0 != from }.map { (from, $0) } }
 
-    private static let registry: AdapterRegistry = {
-        var registry = AdapterRegistry.builtIn
-        registry.register(.bundle)
-        registry.register(.sqlite)
-        registry.register(.postgres)
-        return registry
-    }()
+    private static let registry = AdapterRegistry.installed
 
     @Test(arguments: pairs)
     func migrationRoundTripsExactly(from: String, to: String) async throws {

@@ -30,10 +30,20 @@ public struct AdapterRegistry: Sendable {
         return try factory.make(configuration)
     }
 
-    /// The first source that says it can read `name` starting with `prefix`.
-    public func source(forName name: String, prefix: [UInt8]) -> (any AlbumSource)? {
-        let data = Data(prefix)
-        return albumSources.first { $0.canRead(name: name, prefix: data) }
+    /// The source that recognises `input` best (see ``SourceMatch``); among equals, the one
+    /// registered first.
+    public func source(for input: SourceInput) -> (any AlbumSource)? {
+        var best: (source: any AlbumSource, match: SourceMatch)?
+        for source in albumSources {
+            let match = source.match(input)
+            if match > (best?.match ?? .none) { best = (source, match) }
+        }
+        return best?.source
+    }
+
+    /// The source registered as `name` (`import --format NAME`).
+    public func source(named name: String) -> (any AlbumSource)? {
+        albumSources.first { $0.name == name }
     }
 }
 

@@ -1,15 +1,12 @@
 import Foundation
 
 /// `file`: `file://` references, read only when the file — after following every link —
-/// lies under one of `covers.fileRoots`. An imported bundle can name `file:///etc/passwd`;
-/// with no root configured nothing is ever read.
+/// lies under one of `covers.fileRoots` (see ``FileRoots``).
 public struct FileCoverFetcher: CoverFetcher {
-    /// Folders files may be read from, as real paths.
-    public let roots: [String]
+    /// Folders files may be read from.
+    public let roots: FileRoots
 
-    public init(roots: [String]) {
-        self.roots = roots.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path }
-    }
+    public init(roots: [String]) { self.roots = FileRoots(roots) }
 
     public var name: String { "file" }
 
@@ -17,19 +14,7 @@ public struct FileCoverFetcher: CoverFetcher {
         guard request.reference.lowercased().hasPrefix("file://"), let url = URL(string: request.reference), url.isFileURL else {
             return nil
         }
-        let real = url.resolvingSymlinksInPath().standardizedFileURL.path
-        guard roots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
-            throw AlbumKitError(.unsupported, "\(request.reference): not under any of covers.fileRoots (\(roots.isEmpty ? "none configured" : roots.joined(separator: ", "))); not read")
-        }
-        guard let handle = FileHandle(forReadingAtPath: real) else {
-            throw AlbumKitError(.fileSystem, "\(request.reference): cannot be read")
-        }
-        defer { try? handle.close() }
-        let bytes = try handle.read(upToCount: request.maxBytes + 1) ?? Data()
-        guard bytes.count <= request.maxBytes else {
-            throw AlbumKitError(.limitExceeded, "\(request.reference): larger than covers.maxBytes (\(request.maxBytes) bytes)")
-        }
-        return bytes
+        return try roots.read(url, maxBytes: request.maxBytes, reference: request.reference)
     }
 }
 

@@ -9,17 +9,20 @@ public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
     public init(format: Format) { self.format = format }
 
     public var name: String { format.name }
+    public var summary: String { "\(format.name) album lists: an array of albums, or one under 'albums'" }
 
-    public func canRead(name: String, prefix: Data) -> Bool {
-        let ending = (name as NSString).pathExtension.lowercased()
-        if format.fileExtensions.contains(ending) { return true }
-        return ending.isEmpty && format.looksLikeFormat(prefix)
+    /// Its ending (`.json`), or no ending and a first byte that fits the format: a generic
+    /// match, so a source that knows a more specific kind of the same syntax wins.
+    public func match(_ input: SourceInput) -> SourceMatch {
+        guard !input.isFolder else { return .none }
+        if format.fileExtensions.contains(input.pathExtension) { return .generic }
+        return input.pathExtension.isEmpty && format.looksLikeFormat(input.prefix) ? .generic : .none
     }
 
-    public func items(from input: URL, limits: Limits) -> AsyncThrowingStream<SourceItem, any Error> {
+    public func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error> {
         AsyncThrowingStream { continuation in
             do {
-                for item in try read(input, limits: limits) { continuation.yield(item) }
+                for item in try read(input.url, limits: context.limits) { continuation.yield(item) }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)

@@ -21,10 +21,11 @@ struct InputReader {
 
     /// Reads `input`, staging its covers in `staging` (nil: check them only, as `--dry-run` does).
     func read(_ input: URL, staging: inout CoverStaging?) async throws -> Contents {
-        let source = try source(for: input)
+        let described = try SourceInput(at: input)
+        let source = try source(for: described)
         var contents = Contents()
         var covers: [String: CoverKey] = [:]
-        for try await item in source.items(from: input, limits: limits) {
+        for try await item in source.items(from: described, context: SourceContext(limits: limits)) {
             switch item {
             case .album(let record, let label):
                 let album = try record.validated(newID: .generate(), label: label)
@@ -55,17 +56,8 @@ struct InputReader {
         return contents
     }
 
-    private func source(for input: URL) throws -> any AlbumSource {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isFolder) else {
-            throw AlbumKitError(.fileSystem, "\(input.path): no such file or folder")
-        }
-        var prefix: [UInt8] = []
-        if !isFolder.boolValue, let handle = FileHandle(forReadingAtPath: input.path) {
-            prefix = [UInt8]((try? handle.read(upToCount: 512)) ?? Data())
-            try? handle.close()
-        }
-        guard let source = registry.source(forName: input.lastPathComponent + (isFolder.boolValue ? "/" : ""), prefix: prefix) else {
+    private func source(for input: SourceInput) throws -> any AlbumSource {
+        guard let source = registry.source(for: input) else {
             let names = registry.albumSources.map(\.name).joined(separator: ", ")
             throw AlbumKitError(.unsupported, "\(input.path): no album source reads this input (registered: \(names))")
         }

@@ -1,31 +1,141 @@
 import Foundation
 
-/// Something `import` reads albums from: a JSON list, a property list, a bundle.
+/// Something `import` reads albums from: a JSON list, a property list, a bundle, an iTunes
+/// library, a folder of audio files.
 ///
 /// ## Implementation requirements
-/// - ``canRead(name:prefix:)`` decides from the file name and its first bytes alone, cheaply.
-/// - ``items(from:limits:)`` streams: it yields albums (and, for bundles, cover bytes) as it
-///   reads them and never holds a whole archive in memory. It stops with an
-///   ``AlbumKitError`` that names the input and the entry at the first problem, and writes
-///   nothing anywhere.
+/// - ``match(_:)`` decides from the input's name, kind and first bytes, cheaply; it may peek
+///   into a folder or the first entries of an archive, but never reads an input whole. It
+///   says ``SourceMatch/specific`` only for content that is this source's own (a header, a
+///   key no other format has), so that a specific source wins over a generic one.
+/// - ``items(from:context:)`` streams: it yields albums (and the cover bytes they name) as it
+///   reads them and never holds a whole archive or file in memory beyond `context.limits`.
+///   It stops with an ``AlbumKitError`` that names the input and the entry, row, line or
+///   track at the first problem, and writes nothing anywhere.
+/// - Cover bytes are yielded as ``SourceItem/cover(path:bytes:)`` under
+///   `covers/<sha256>.<ext>` (see ``CoverKey/init(bytes:fileExtension:)`` and
+///   ``ImageKind``), and the album names that path as its `coverUrl`. Files outside the
+///   input (art beside a track) are read only when `context.fileRoots` permits them.
+/// - Ids come from the source's own identity, prefixed (`discogs:123`), so that importing
+///   the same input twice gives only duplicates.
 public protocol AlbumSource: Sendable {
-    /// A short name for `albumkit plugins` ("json", "plist", "bundle").
+    /// A short name for `albumkit plugins` and `import --format` ("json", "bundle").
     var name: String { get }
-    /// Whether this source reads an input with this file name whose first bytes are `prefix`.
-    func canRead(name: String, prefix: Data) -> Bool
+    /// One line for `albumkit plugins`.
+    var summary: String { get }
+    /// How well this source recognises `input`.
+    func match(_ input: SourceInput) -> SourceMatch
     /// The albums and covers in `input`, in the order they are read.
-    func items(from input: URL, limits: Limits) -> AsyncThrowingStream<SourceItem, any Error>
+    func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error>
+    /// What `verify PATH` reports for `input`: every problem found, each one sentence naming
+    /// the entry, row or line. The default reads every item and reports the first error.
+    func problems(in input: SourceInput, context: SourceContext) async throws -> [String]
+}
+
+extension AlbumSource {
+    /// No summary.
+    public var summary: String { "" }
+
+    /// Reads every item; the first error is the one problem.
+    public func problems(in input: SourceInput, context: SourceContext) async throws -> [String] {
+        do {
+            for try await _ in items(from: input, context: context) {}
+            return []
+        } catch let error as AlbumKitError {
+            return [error.description]
+        }
+    }
+}
+
+/// How well an ``AlbumSource`` recognises an input. The registry picks the best; among
+/// equals, the one registered first.
+public enum SourceMatch: Int, Sendable, Comparable {
+    /// Not this source's input.
+    case none = 0
+    /// A name ending or a syntax this source reads, but others may too (`.json`, `[`, a tar).
+    case generic = 1
+    /// Content that is this source's own (the Discogs header, an iTunes `Tracks` key).
+    case specific = 2
+
+    public static func < (lhs: SourceMatch, rhs: SourceMatch) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// An input as sources see it before reading: where it is, whether it is a folder, and its
+/// first bytes.
+public struct SourceInput: Sendable {
+    /// How many first bytes ``prefix`` holds at most.
+    public static let prefixLength = 4096
+
+    /// The file or folder.
+    public let url: URL
+    /// Whether it is a folder.
+    public let isFolder: Bool
+    /// The first bytes of a file (up to ``prefixLength``); empty for a folder.
+    public let prefix: Data
+
+    /// An input with these facts (tests and sources that wrap another).
+    public init(url: URL, isFolder: Bool, prefix: Data) {
+        self.url = url
+        self.isFolder = isFolder
+        self.prefix = prefix
+    }
+
+    /// Looks at the file or folder at `url`; an error names it when it does not exist or
+    /// cannot be read.
+    public init(at url: URL) throws(AlbumKitError) {
+        var folder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &folder) else {
+            throw AlbumKitError(.fileSystem, "\(url.path): no such file or folder")
+        }
+        var prefix = Data()
+        if !folder.boolValue {
+            guard let handle = FileHandle(forReadingAtPath: url.path) else {
+                throw AlbumKitError(.fileSystem, "\(url.path): cannot be read")
+            }
+            prefix = (try? handle.read(upToCount: Self.prefixLength)) ?? Data()
+            try? handle.close()
+        }
+        self.init(url: url, isFolder: folder.boolValue, prefix: prefix)
+    }
+
+    /// The path, as messages name the input.
+    public var path: String { url.path }
+    /// The last path component (`Library.xml`).
+    public var name: String { url.lastPathComponent }
+    /// The lower-cased name ending after the last dot (`xml`), or "".
+    public var pathExtension: String { url.pathExtension.lowercased() }
+}
+
+/// What a source reads with: the limits, where files outside the input may be read from,
+/// and its own settings.
+public struct SourceContext: Sendable {
+    /// Reading limits (`limits.*`).
+    public var limits: Limits
+    /// Folders outside the input that files (art beside tracks) may be read from
+    /// (`covers.fileRoots`).
+    public var fileRoots: FileRoots
+    /// The source's own settings (`plugins.<name>.*`).
+    public var settings: PluginSettings
+
+    /// A context with these limits, roots and settings.
+    public init(limits: Limits = Limits(), fileRoots: FileRoots = FileRoots([]), settings: PluginSettings = PluginSettings()) {
+        self.limits = limits
+        self.fileRoots = fileRoots
+        self.settings = settings
+    }
 }
 
 /// One thing an ``AlbumSource`` read.
 public enum SourceItem: Sendable {
     /// An album as the input gives it, with a label that names it in messages.
     case album(AlbumRecord, label: String)
-    /// Cover bytes found at a bundle-relative `path` (`covers/<sha256>.<ext>`).
+    /// Cover bytes at a bundle-relative `path` (`covers/<sha256>.<ext>`), which albums name
+    /// as their `coverUrl`.
     case cover(path: String, bytes: Data)
     /// The memento a bundle carries (`state.json`); `restore` adopts it, `import` ignores it.
     case state(LibraryState)
-    /// A problem that does not stop the import (a referenced cover the bundle lacks).
+    /// A problem that does not stop the import (a referenced cover the bundle lacks, tracks
+    /// skipped for having no album).
     case warning(String)
     /// How far the source is: bytes read so far and, when known, in all.
     case progress(bytesRead: Int64, totalBytes: Int64?)

@@ -17,18 +17,21 @@ public struct BundleSource: AlbumSource {
     public init() {}
 
     public var name: String { "bundle" }
+    public var summary: String { "albumkit bundles: archives (tar, zip, …) and unpacked bundle folders" }
 
-    /// A folder (a name ending in `/`), a name with an archive ending, or bytes that start
-    /// like gzip, xz, zstd, bzip2, zip or a tar header.
-    public func canRead(name: String, prefix: Data) -> Bool {
-        let lower = name.lowercased()
-        if lower.hasSuffix("/") || Self.endings.contains(where: lower.hasSuffix) { return true }
-        if Self.signatures.contains(where: prefix.starts(with:)) { return true }
-        return prefix.count >= 262 && prefix[prefix.startIndex + 257..<prefix.startIndex + 262].elementsEqual("ustar".utf8)
+    /// A folder, a name with an archive ending, or bytes that start like gzip, xz, zstd,
+    /// bzip2, zip or a tar header: generic, since other sources read archives and folders too.
+    public func match(_ input: SourceInput) -> SourceMatch {
+        let lower = input.name.lowercased()
+        if input.isFolder || Self.endings.contains(where: lower.hasSuffix) { return .generic }
+        let prefix = input.prefix
+        if Self.signatures.contains(where: prefix.starts(with:)) { return .generic }
+        let isTar = prefix.count >= 262 && prefix[prefix.startIndex + 257..<prefix.startIndex + 262].elementsEqual("ustar".utf8)
+        return isTar ? .generic : .none
     }
 
-    public func items(from input: URL, limits: Limits) -> AsyncThrowingStream<SourceItem, any Error> {
-        let reader = Mutex(PulledReader(input: input, options: .init(limits: limits)))
+    public func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error> {
+        let reader = Mutex(PulledReader(input: input.url, options: .init(limits: context.limits)))
         return AsyncThrowingStream { try reader.withLock { try $0.next() } }
     }
 }

@@ -3,8 +3,7 @@ import ArgumentParser
 import Foundation
 
 /// The `albumkit` command: a root with one subcommand per file in `Commands/`.
-@main
-struct AlbumKitCommand: AsyncParsableCommand {
+struct RootCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "albumkit",
         abstract: "Keep a portable catalog of music albums.",
@@ -26,9 +25,9 @@ struct AlbumKitCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     /// Runs the command; our own errors print as one `error:` line and exit 1.
-    static func main() async {
+    static func run(arguments: [String]?) async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

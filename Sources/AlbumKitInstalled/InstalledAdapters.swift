@@ -5,9 +5,9 @@ import PostgresStorage
 import SQLiteStorage
 
 extension AdapterRegistry {
-    /// The adapters this `albumkit` binary ships: the core's built-ins, then each plugin,
+    /// The adapters this repository ships: the core's built-ins, then each plugin,
     /// registered through the same public calls an outside package would use.
-    static var installed: AdapterRegistry {
+    public static var installed: AdapterRegistry {
         var registry = AdapterRegistry.builtIn
         registry.register(StorageBackendFactory.bundle)
         registry.register(BundleSource())

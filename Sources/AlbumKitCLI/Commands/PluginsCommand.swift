@@ -8,7 +8,7 @@ struct PluginsCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let registry = AdapterRegistry.installed
+        let registry = AlbumKitCLI.registry
         print("storage backends:")
         for factory in registry.storageBackends.values.sorted(by: { $0.name < $1.name }) {
             print("  \(factory.name) — \(factory.summary)")

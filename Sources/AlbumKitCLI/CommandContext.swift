@@ -14,7 +14,7 @@ struct CommandContext {
 
     init(configuration: Configuration, eventsPath: String?, showsProgress: Bool) throws {
         self.configuration = configuration
-        self.registry = .installed
+        self.registry = AlbumKitCLI.registry
         if let eventsPath { subscriptions.append(try EventLogWriter(path: eventsPath).attach(to: hub)) }
         if showsProgress { subscriptions.append(ProgressDisplay().attach(to: hub)) }
         logger.debug("configuration file: \(configuration.file ?? "none (embedded default)")")

@@ -1,11 +1,10 @@
-import AlbumKit
 import Foundation
 
 /// The starter albums the binary carries (`Bundles/starter`, embedded at build time by the
 /// EmbedStarterPlugin): its `albums.json` and covers.
-enum StarterLibrary {
+public enum StarterLibrary {
     /// Stores the starter covers in `covers` and returns the starter albums as a snapshot.
-    static func load(into covers: any CoverStore) async throws -> LibrarySnapshot {
+    public static func load(into covers: any CoverStore) async throws -> LibrarySnapshot {
         guard let list = file("albums.json") else {
             throw AlbumKitError(.unsupported, "this albumkit binary carries no starter albums")
         }
