@@ -45,7 +45,6 @@ let package = Package(
             name: "AlbumKitCLI",
             dependencies: [
                 "AlbumKit",
-                "AlbumKitBundle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -110,6 +109,8 @@ let package = Package(
         .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled"]),
         .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "albumkit"]),
+        // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.
+        .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle"]),
     ]
 )
 

@@ -166,7 +166,7 @@ public struct StorageBackendCompatTest: Sendable {
         let replacement = LibrarySnapshot(
             albums: CompatFixtures.albums(count: 3),
             state: LibraryState(current: CompatFixtures.albums(count: 3)[1].id, undo: [], redo: []))
-        try await library.replaceAll(with: replacement)
+        try await backend.withWriter { writer, _ in try await writer.save(replacement, change: .replaceAll) }
         try await expectStored(backend, equals: replacement, after: "replaceAll")
     }
 

@@ -20,7 +20,7 @@ import Testing
     }
 
     private func importing(_ paths: [URL], into library: Library, policy: DuplicatePolicy = .skip, dryRun: Bool = false) async throws -> ImportSummary {
-        try await ImportPipeline(registry: .builtIn, limits: Limits(), policy: policy, dryRun: dryRun).run(paths, into: library)
+        try await library.importAlbums(from: paths, options: ImportOptions(onDuplicate: policy, dryRun: dryRun)).report.summary
     }
 
     @Test func tutorialJSONAndWrappedFormImport() async throws {

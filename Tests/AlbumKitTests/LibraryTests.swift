@@ -1,4 +1,4 @@
-import AlbumKit
+@testable import AlbumKit
 import AlbumKitTesting
 import Foundation
 import Testing

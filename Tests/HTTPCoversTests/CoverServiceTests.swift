@@ -9,6 +9,8 @@ import Testing
     /// A JSON library in a temporary folder, a hub recording events, and the fetch chain.
     struct Fixture {
         let folder: URL
+        /// The backend, which the checks read directly (the library itself hides it).
+        let storage: FileStorage<JSONFormat>
         let library: Library
         let events: EventRecorder
         let subscription: HubSubscription
@@ -25,7 +27,7 @@ import Testing
                 (albumsToAdd.enumerated().map { .insert(try! $0.element.validated(newID: .generate(), label: "fixture"), at: $0.offset) }, ())
             }
             let events = EventRecorder()
-            return Fixture(folder: folder, library: library, events: events, subscription: hub.subscribe { events.record($0) })
+            return Fixture(folder: folder, storage: storage, library: library, events: events, subscription: hub.subscribe { events.record($0) })
         }
 
         /// Fetches every album's cover through `fetchers` (default: bundle, file, http).
@@ -35,7 +37,7 @@ import Testing
             covers.timeoutSeconds = timeout
             covers.maxBytes = maxBytes
             let fetchers: [any CoverFetcher] = [
-                BundleCoverFetcher(store: library.storage.covers), FileCoverFetcher(roots: fileRoots),
+                BundleCoverFetcher(store: storage.covers), FileCoverFetcher(roots: fileRoots),
                 HTTPCoverFetcher(covers: covers, userAgent: "albumkit/\(AlbumKitVersion.current)"),
             ]
             let service = CoverService(library: library, fetchers: fetchers, covers: covers)
@@ -60,9 +62,9 @@ import Testing
         for position in 1...3 { #expect(await fixture.state(position) == .stored) }
         let key = try #require(await fixture.library.storedCover(of: fixture.library.albums[1]))
         #expect(key.fileExtension == "jpg")
-        #expect(try await fixture.library.storage.covers.data(for: key) == Data(TestCoverServer.jpeg))
+        #expect(try await fixture.storage.covers.data(for: key) == Data(TestCoverServer.jpeg))
         #expect(server.userAgents == ["albumkit/\(AlbumKitVersion.current)"])
-        let reloaded = try await fixture.library.storage.load()
+        let reloaded = try await fixture.storage.load()
         #expect(reloaded.state.covers[server.url("/good.png")]?.key?.fileExtension == "png", "the mapping is saved with the library")
     }
 
@@ -103,7 +105,7 @@ import Testing
         await server.stop()
         #expect(summary.failures.first?.reason.contains(reason) == true, "\(summary.failures)")
         #expect(await fixture.state(1) == .failed)
-        #expect(try await fixture.library.storage.covers.keys().isEmpty, "nothing is stored")
+        #expect(try await fixture.storage.covers.keys().isEmpty, "nothing is stored")
     }
 
     @Test func fiftyAlbumsWithOneURLMakeOneRequest() async throws {

@@ -45,14 +45,27 @@ public struct Configuration: Sendable, Hashable {
     public var storage = Storage()
     public var covers = Covers()
     public var limits = Limits()
+    /// The stages `import` runs, in order (`import.stages`).
+    public var importStages = AdapterRegistry.defaultImportStages
+    /// Each plugin's own settings, by plugin name (`plugins.<name>.*`).
+    public var pluginSettings: [String: PluginSettings] = [:]
     /// The configuration file in effect, if any.
     public var file: String?
+    /// The file `migrate` writes when there is none: `$XDG_CONFIG_HOME/albumkit/config.yaml`.
+    public var defaultFile: String
     /// Where each key (`storage.backend`, …) got its value; keys not listed are defaults.
     public var origins: [String: Origin] = [:]
 
     /// The embedded default: a JSON library under the XDG data folder.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         library = Self.defaultLibrary(environment: environment)
+        defaultFile = Self.configHome(environment: environment) + "/albumkit/config.yaml"
+    }
+
+    /// `$XDG_CONFIG_HOME`, or `~/.config`.
+    public static func configHome(environment: [String: String]) -> String {
+        if let home = environment["XDG_CONFIG_HOME"], home.hasPrefix("/") { return home }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
     }
 
     /// `$XDG_DATA_HOME/albumkit`, or `~/.local/share/albumkit`.
@@ -68,6 +81,9 @@ public struct Configuration: Sendable, Hashable {
     public func resolve(_ path: String) -> URL {
         path.hasPrefix("/") ? URL(fileURLWithPath: path) : libraryDirectory.appendingPathComponent(path)
     }
+
+    /// The settings of the plugin (or stage, source, fetcher) called `name`.
+    public func settings(for name: String) -> PluginSettings { pluginSettings[name] ?? PluginSettings() }
 
     /// Where `key` got its value.
     public func origin(of key: String) -> Origin { origins[key] ?? .defaultValue }

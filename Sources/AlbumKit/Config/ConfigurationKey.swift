@@ -44,6 +44,7 @@ public struct ConfigurationKey: Sendable {
         .integer("limits.coverBytes", \.limits.coverBytes),
         .integer("limits.listBytes", \.limits.listBytes),
         .integer("limits.archiveBytes", \.limits.archiveBytes),
+        .list("import.stages", \.importStages),
     ]
 
     /// The key called `name`, if there is one.

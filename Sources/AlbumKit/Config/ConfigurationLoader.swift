@@ -38,10 +38,7 @@ public struct ConfigurationLoader: Sendable {
     }
 
     /// `$XDG_CONFIG_HOME`, or `~/.config`.
-    public var configHome: String {
-        if let home = environment["XDG_CONFIG_HOME"], home.hasPrefix("/") { return home }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-    }
+    public var configHome: String { Configuration.configHome(environment: environment) }
 
     /// The effective configuration.
     public func load() throws(AlbumKitError) -> Configuration {

@@ -1,5 +1,7 @@
+import Foundation
+
 /// The library's side of covers: which references still need fetching, the state of each
-/// album's cover, the memento's reference → cover mapping, and pruning the store.
+/// album's cover, the memento's reference → cover mapping, fetching, and pruning the store.
 extension Library {
     /// `cover.requested` for each album these edits bring in or change whose cover
     /// reference is neither stored with the library nor resolved in the memento.
@@ -29,6 +31,11 @@ extension Library {
         return (try? await storage.covers.contains(key)) == true ? .stored : .missing
     }
 
+    /// Why the last fetch of `album`'s cover failed, if it did.
+    public func coverFailure(of album: Album) -> String? {
+        album.coverUrl.flatMap { snapshot.state.covers[$0]?.failure }
+    }
+
     /// The stored cover of `album`, if its bytes are in the store.
     public func storedCover(of album: Album) async -> CoverKey? {
         guard let reference = album.coverUrl,
@@ -38,11 +45,68 @@ extension Library {
         return key
     }
 
+    /// The bytes of the stored cover `key`, or nil when the library does not store it.
+    public func coverBytes(_ key: CoverKey) async throws -> Data? { try await storage.covers.data(for: key) }
+
+    /// Where a person finds the stored cover `key` (a file path, a table row), if anywhere.
+    public nonisolated func coverLocation(_ key: CoverKey) -> String? { storage.covers.location(of: key) }
+
+    /// Every stored cover's key.
+    public func storedCoverKeys() async throws -> [CoverKey] { try await storage.covers.keys() }
+
     /// Records what fetching gave for each reference, in the memento (not a step of history).
     public func recordCovers(_ resolutions: [String: CoverResolution]) async throws {
         try await write { snapshot in
             snapshot.state.covers.merge(resolutions) { _, new in new }
             return ((), .stateOnly, [])
+        }
+    }
+
+    /// Fetches the covers of `albums` (default: every album whose cover is not stored;
+    /// `all`: every album with a cover reference, stored ones are not fetched again) through
+    /// `covers.fetchers`; each result is recorded as it lands. Returns what happened.
+    public func fetchCovers(of albums: [AlbumReference]? = nil, all: Bool = false) async throws -> CoverFetchSummary {
+        var chosen: [Album] = []
+        if let albums {
+            for reference in albums { chosen.append(try album(reference).album) }
+        } else {
+            for album in snapshot.albums where album.coverUrl != nil {
+                let state = await coverState(of: album)
+                if all || state != .stored { chosen.append(album) }
+            }
+        }
+        let requests = chosen.compactMap { album in album.coverUrl.map { (album.id, $0) } }
+        return try await fetchingCovers {
+            for (id, reference) in requests { hub.publish(.coverRequested(id, reference: reference)) }
+        }
+    }
+
+    /// Runs `body` with a cover service answering every `cover.requested` on the hub, then
+    /// waits for every fetch it started and returns what happened.
+    public func fetchingCovers(_ body: () async throws -> Void) async throws -> CoverFetchSummary {
+        let service = try makeCoverService()
+        let subscription = service.attach()
+        defer { subscription.cancel() }
+        do {
+            try await body()
+        } catch {
+            _ = try? await service.finish()
+            throw error
+        }
+        return try await service.finish()
+    }
+
+    /// A cover service for this library, with the fetcher chain `covers.fetchers` names.
+    public func makeCoverService() throws -> CoverService {
+        let fetchers = try registry.makeCoverFetchers(CoverFetcherContext(configuration: configuration, store: storage.covers))
+        return CoverService(library: self, fetchers: fetchers, covers: configuration.covers)
+    }
+
+    /// Whether `covers.fetchers` names a fetcher of remote covers (`http`) that is
+    /// registered: then `add --cover` and `update --cover` fetch the cover at once.
+    public nonisolated var fetchesRemoteCovers: Bool {
+        configuration.covers.fetchers.contains { name in
+            name == "http" && registry.coverFetchers[name] != nil
         }
     }
 

@@ -42,9 +42,27 @@ public struct LibrarySnapshot: Hashable, Sendable {
         }
     }
 
-    /// Applies every edit of `change` in order.
+    /// Applies every edit of `change` in order — all or none: when an edit does not fit, the
+    /// ones applied before it are taken back and the error is thrown.
     public mutating func apply(_ change: LibraryChange) throws(AlbumKitError) {
-        for edit in change.edits { try apply(edit) }
+        let current = state.current
+        for (applied, edit) in change.edits.enumerated() {
+            do {
+                try apply(edit)
+            } catch {
+                revert(change.edits[..<applied])
+                state.current = current
+                throw error
+            }
+        }
+    }
+
+    /// Takes back `edits`, which were applied in order (the inverses, last first).
+    public mutating func revert<Edits: BidirectionalCollection<LibraryEdit>>(_ edits: Edits) {
+        for edit in edits.reversed() {
+            // The inverse of an edit that was just applied always fits.
+            try? apply(edit.inverse)
+        }
     }
 
     private static func misfit(_ edit: LibraryEdit, count: Int) -> AlbumKitError {

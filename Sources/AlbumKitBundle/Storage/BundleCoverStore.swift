@@ -63,7 +63,7 @@ public final class BundleCoverStore: CoverStore {
         let folded = try await pending.keys()
         let keys = try await self.keys().filter { $0 != excluded }
         try await BundleWriter(compression: storage.compression, generator: BundleFile.generator)
-            .write(snapshot, covers: self, keys: keys, to: storage.file)
+            .write(ExportContents(snapshot: snapshot, covers: self, generator: BundleFile.generator), keys: keys, to: storage.file)
         for key in folded { _ = try? await pending.remove(key) }
         rmdir(pending.folder.path)  // fails, harmlessly, while covers are still pending
     }

@@ -74,7 +74,7 @@ extension Library {
     /// One album with its position, cover state and stored cover, for `show` and `current`.
     func detailRow(_ reference: AlbumReference) async throws -> AlbumJSON.Row {
         let (album, position) = try album(reference)
-        let stored = await storedCover(of: album).map { ($0, storage.covers.location(of: $0)) }
+        let stored = await storedCover(of: album).map { ($0, coverLocation($0)) }
         return AlbumJSON.Row(position: position, album: album, cover: await coverState(of: album), stored: stored)
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Writes a library to a file: a backup bundle, a plain album list. `albumkit export PATH`
+/// picks the exporter whose file ending `PATH` has (the longest that fits).
+///
+/// ## Implementation requirements
+/// - Write to a temporary name beside `destination` and rename it into place only when the
+///   file is complete and synced (``AtomicFile``), so a failed or killed export leaves no
+///   partial file under the name asked for.
+/// - Read covers and history only through ``ExportContents``; never hold the whole library's
+///   cover bytes in memory at once.
+/// - Publish `export.progress` on the hub as the work advances (albums and bytes written), and
+///   return the number of bytes written. `export.started` and `export.finished` are the
+///   workflow's.
+public protocol Exporter: Sendable {
+    /// The name `albumkit plugins` lists it under (`bundle`, `json`).
+    var name: String { get }
+    /// One line for `albumkit plugins`.
+    var summary: String { get }
+    /// The file endings it writes, with their dot (`.tar.gz`, `.json`).
+    var fileEndings: [String] { get }
+    /// Writes `contents` to `destination`; returns the bytes written.
+    func export(_ contents: ExportContents, to destination: URL, hub: NotificationHub) async throws -> Int64
+}
+
+extension Exporter {
+    /// No summary.
+    public var summary: String { "" }
+}
+
+/// What an ``Exporter`` writes: the albums and memento, and read access to the stored covers.
+public struct ExportContents: Sendable {
+    /// The albums in order and the memento.
+    public let snapshot: LibrarySnapshot
+    /// Who made the file (`albumkit 0.3.0`), for manifests.
+    public let generator: String
+    private let store: any CoverStore
+
+    /// Contents of `snapshot` whose covers are in `store`.
+    public init(snapshot: LibrarySnapshot, covers store: any CoverStore, generator: String = "albumkit \(AlbumKitVersion.current)") {
+        self.snapshot = snapshot
+        self.store = store
+        self.generator = generator
+    }
+
+    /// Every stored cover's key.
+    public func coverKeys() async throws -> [CoverKey] { try await store.keys() }
+
+    /// The bytes of one stored cover, or nil when it is not stored.
+    public func coverBytes(_ key: CoverKey) async throws -> Data? { try await store.data(for: key) }
+}
