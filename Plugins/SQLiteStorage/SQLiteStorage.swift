@@ -54,10 +54,11 @@ extension StorageBackendFactory {
     /// `sqlite`: the library in one SQLite database file (default `library.sqlite` in the
     /// library folder, or `storage.path`), covers inside it.
     public static let sqlite = StorageBackendFactory(
-        name: "sqlite", summary: "one SQLite database (library.sqlite, WAL mode) holding albums, covers and history"
+        name: "sqlite", summary: "one SQLite database (library.sqlite, WAL mode) holding albums, covers and history",
+        settings: [.libraryFile("library.sqlite")]
     ) { configuration in
         SQLiteStorage(
-            file: configuration.resolve(configuration.storage.path ?? "library.sqlite"),
+            file: configuration.resolve(configuration.backendSettings("sqlite").string("path") ?? "library.sqlite"),
             lockTimeout: configuration.storage.lockTimeoutSeconds)
     }
 }

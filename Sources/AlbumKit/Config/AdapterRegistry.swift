@@ -12,6 +12,10 @@ public struct AdapterRegistry: Sendable {
     public private(set) var coverFetchers: [String: CoverFetcherFactory] = [:]
     public private(set) var importStages: [String: ImportStageFactory] = [:]
     public private(set) var exporters: [any Exporter] = []
+    /// The cover fetchers' names in registration order: the default fetcher chain.
+    public private(set) var coverFetcherOrder: [String] = []
+    /// Settings sections declared by modules rather than adapters (`serve`).
+    public private(set) var declaredSections: [String: [SettingDeclaration]] = [:]
 
     /// An empty registry.
     public init() {}
@@ -28,7 +32,30 @@ public struct AdapterRegistry: Sendable {
         }
     }
     /// Registers a cover fetcher under its name.
-    public mutating func register(_ factory: CoverFetcherFactory) { coverFetchers[factory.name] = factory }
+    public mutating func register(_ factory: CoverFetcherFactory) {
+        if coverFetchers[factory.name] == nil { coverFetcherOrder.append(factory.name) }
+        coverFetchers[factory.name] = factory
+    }
+    /// Declares the settings of a section that belongs to a module, not to an adapter (the
+    /// server's `serve.*`): the loader accepts them, `config show` lists them.
+    public mutating func declare(section: String, _ settings: [SettingDeclaration]) {
+        declaredSections[section, default: []] += settings
+    }
+
+    /// Every section of settings the registered adapters and modules declared:
+    /// `storage.<backend>` for backends, `plugins.<name>` for the others, and module sections.
+    public var settingSections: [String: [SettingDeclaration]] {
+        var sections = declaredSections
+        for factory in storageBackends.values { sections["storage.\(factory.name)", default: []] += factory.settings }
+        var plugins: [(String, [SettingDeclaration])] = coverFetchers.values.map { ($0.name, $0.settings) }
+        plugins += importStages.values.map { ($0.name, $0.settings) }
+        plugins += albumSources.map { ($0.name, $0.settings) } + exporters.map { ($0.name, $0.settings) }
+        for (name, settings) in plugins where !settings.isEmpty {
+            let section = "plugins.\(name)"
+            sections[section, default: []] += settings.filter { new in !(sections[section] ?? []).contains { $0.key == new.key } }
+        }
+        return sections
+    }
     /// Registers an import stage under its name; `import.stages` names it to run it.
     public mutating func register(_ factory: ImportStageFactory) { importStages[factory.name] = factory }
     /// Registers an exporter, replacing one of the same name; its file endings choose it.

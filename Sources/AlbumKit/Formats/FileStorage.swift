@@ -89,26 +89,37 @@ private final class FileStorageWriter<Format: LibraryFileFormat>: StorageWriter 
 }
 
 extension StorageBackendFactory {
-    /// `json`: the library in one JSON file (default `library.json`).
+    /// `json`: the library in one JSON file (`storage.json.path`, default `library.json`).
     public static let json = fileStorage(JSONFormat(), summary: "one JSON file (library.json) and a covers/ folder")
 
-    /// `plist`: the library in one property list (default `library.plist`), XML or binary
-    /// as `storage.format` says.
+    /// `plist`: the library in one property list (`storage.plist.path`, default
+    /// `library.plist`), XML or binary as `storage.plist.format` says.
     public static let plist = StorageBackendFactory(
-        name: "plist", summary: "one property list (library.plist, xml or binary) and a covers/ folder"
+        name: "plist", summary: "one property list (library.plist, xml or binary) and a covers/ folder",
+        settings: [
+            .libraryFile("library.plist"),
+            SettingDeclaration("format", .choice(["xml", "binary"]), default: .text("xml"), "how the property list is written"),
+        ]
     ) { configuration in
-        makeFileStorage(PropertyListFormat(binary: configuration.storage.format == "binary"), configuration)
+        makeFileStorage(PropertyListFormat(binary: configuration.backendSettings("plist").string("format") == "binary"), configuration)
     }
 
     private static func fileStorage<Format: LibraryFileFormat>(_ format: Format, summary: String) -> Self {
-        Self(name: format.name, summary: summary) { makeFileStorage(format, $0) }
+        Self(name: format.name, summary: summary, settings: [.libraryFile(format.defaultFileName)]) { makeFileStorage(format, $0) }
     }
 
     private static func makeFileStorage<Format: LibraryFileFormat>(
         _ format: Format, _ configuration: Configuration
     ) -> FileStorage<Format> {
         FileStorage(
-            file: configuration.resolve(configuration.storage.path ?? format.defaultFileName), format: format,
+            file: configuration.resolve(configuration.backendSettings(format.name).string("path") ?? format.defaultFileName), format: format,
             coversFolder: configuration.resolve("covers"), lockTimeout: configuration.storage.lockTimeoutSeconds)
+    }
+}
+
+extension SettingDeclaration {
+    /// `path`: a file backend's library file, relative to the library folder.
+    public static func libraryFile(_ defaultName: String) -> SettingDeclaration {
+        SettingDeclaration("path", .text, default: .text(defaultName), "the library file, relative to the library folder")
     }
 }

@@ -102,14 +102,6 @@ extension Library {
         return CoverService(library: self, fetchers: fetchers, covers: configuration.covers)
     }
 
-    /// Whether `covers.fetchers` names a fetcher of remote covers (`http`) that is
-    /// registered: then `add --cover` and `update --cover` fetch the cover at once.
-    public nonisolated var fetchesRemoteCovers: Bool {
-        configuration.covers.fetchers.contains { name in
-            name == "http" && registry.coverFetchers[name] != nil
-        }
-    }
-
     /// Drops stored covers and memento entries that no album uses — neither in the library
     /// nor in its undo/redo history, so an undo never brings back an album without its cover.
     /// Returns how many covers were removed and the bytes freed.

@@ -34,6 +34,7 @@ extension Library {
             throw AlbumKitError(.libraryState, "a library already exists at \(storage.location); it was left as it is")
         }
         try await storage.create()
+        LibraryFolderMarker.write(for: configuration)
         let library = try await open(storage, hub: hub, configuration: configuration, registry: registry)
         switch seed {
         case .empty:

@@ -41,7 +41,14 @@ public actor Library {
         _ configuration: Configuration, registry: AdapterRegistry, hub: NotificationHub,
         historyLimit: Int = LibraryState.defaultHistoryLimit
     ) async throws -> Library {
-        try await open(registry.makeStorage(for: configuration), hub: hub, configuration: configuration, registry: registry, historyLimit: historyLimit)
+        do {
+            return try await open(registry.makeStorage(for: configuration), hub: hub, configuration: configuration, registry: registry, historyLimit: historyLimit)
+        } catch let error as AlbumKitError where error.kind == .libraryState {
+            let others = LibraryFolderMarker.backends(in: configuration.libraryDirectory, declarations: configuration.declarations)
+                .filter { $0.backend != configuration.storage.backend }
+            guard let other = others.first else { throw error }
+            throw AlbumKitError(.libraryState, "no \(configuration.storage.backend) library at \(configuration.libraryDirectory.path), but a \(other.backend) library is there (\(other.file)): add --backend \(other.backend), or set storage.backend: \(other.backend) (from \(configuration.describeOrigin(of: "storage.backend")))")
+        }
     }
 
     /// Opens the library in `storage`, restoring its memento (a current album that no

@@ -17,6 +17,8 @@ public protocol Exporter: Sendable {
     var name: String { get }
     /// One line for `albumkit plugins`.
     var summary: String { get }
+    /// The settings it reads (`plugins.<name>.*`).
+    var settings: [SettingDeclaration] { get }
     /// The file endings it writes, with their dot (`.tar.gz`, `.json`).
     var fileEndings: [String] { get }
     /// Writes `contents` to `destination`; returns the bytes written.
@@ -26,6 +28,9 @@ public protocol Exporter: Sendable {
 extension Exporter {
     /// No summary.
     public var summary: String { "" }
+
+    /// No settings.
+    public var settings: [SettingDeclaration] { [] }
 }
 
 /// What an ``Exporter`` writes: the albums and memento, and read access to the stored covers.

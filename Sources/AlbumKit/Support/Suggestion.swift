@@ -3,9 +3,15 @@
 public enum Suggestion {
     /// The known name closest to `name`, if at most a third of its letters (and at least one)
     /// differ.
+    /// A known name that starts with `name` (`lockTimeout` → `lockTimeoutSeconds`) counts as
+    /// one letter away.
     public static func closest(to name: String, among known: [String]) -> String? {
-        let limit = max(1, name.count / 3)
-        let scored = known.map { ($0, distance(name.lowercased(), $0.lowercased())) }
+        let limit = max(2, name.count / 3)
+        let lower = name.lowercased()
+        let scored = known.map { candidate in
+            let other = candidate.lowercased()
+            return (candidate, other.hasPrefix(lower) || lower.hasPrefix(other) ? 1 : distance(lower, other))
+        }
         guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }), best.1 <= limit else { return nil }
         return best.0
     }

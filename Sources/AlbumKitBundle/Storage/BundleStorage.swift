@@ -67,10 +67,11 @@ private final class BundleStorageWriter: StorageWriter {
 extension StorageBackendFactory {
     /// `bundle`: the whole library in one bundle file (default `library.tar`).
     public static let bundle = StorageBackendFactory(
-        name: "bundle", summary: "one bundle file (library.tar: albums, state and covers together)"
+        name: "bundle", summary: "one bundle file (library.tar: albums, state and covers together)",
+        settings: [.libraryFile("library.tar")]
     ) { configuration in
         try BundleStorage(
-            file: configuration.resolve(configuration.storage.path ?? "library.tar"), limits: configuration.limits,
+            file: configuration.resolve(configuration.backendSettings("bundle").string("path") ?? "library.tar"), limits: configuration.limits,
             lockTimeout: configuration.storage.lockTimeoutSeconds)
     }
 }

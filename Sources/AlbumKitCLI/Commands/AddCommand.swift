@@ -16,7 +16,7 @@ struct AddCommand: AsyncParsableCommand {
     func run() async throws {
         try await global.withLibrary { library, context in
             let record = AlbumRecord(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
-            guard cover != nil, library.fetchesRemoteCovers else {
+            guard let cover, !cover.hasPrefix("covers/") else {
                 return try await report(try await library.add(record, at: at), in: library)
             }
             let summary = try await library.fetchingCovers {

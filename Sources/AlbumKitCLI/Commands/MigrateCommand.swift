@@ -24,16 +24,31 @@ struct MigrateCommand: AsyncParsableCommand {
     var path: String?
     @Option(help: ArgumentHelp("The database URL, for postgres: postgres://user[:password]@host[:port]/database.", valueName: "url"))
     var url: String?
+    @Option(name: .customLong("set"), help: ArgumentHelp("Another setting the backend declares (storage.<backend>.KEY), as KEY=VALUE; repeatable.", valueName: "key=value"))
+    var settings: [String] = []
     @Flag(help: "Replace a library the destination already holds (it is saved to backups/ first).")
     var replace = false
 
     func validate() throws {
         if path != nil && url != nil { throw ValidationError("give --path (file backends) or --url (postgres), not both") }
+        for setting in settings where !setting.contains("=") { throw ValidationError("--set \(setting): expected KEY=VALUE") }
+    }
+
+    /// The backend settings the options give.
+    private var target: MigrationTarget {
+        var values: [String: String] = [:]
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            values[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        if let path { values["path"] = path }
+        if let url { values["url"] = url }
+        return MigrationTarget(backend: backend, settings: values)
     }
 
     func run() async throws {
         let outcome = try await global.withLibrary(progress: true) { library, _ in
-            try await library.migrate(to: MigrationTarget(backend: backend, path: path, url: url), replace: replace)
+            try await library.migrate(to: target, replace: replace)
         }
         let report = outcome.report
         if let backup = outcome.backup { print("Saved the library \(outcome.to) held to \(backup).") }
