@@ -137,8 +137,9 @@ public enum SourceItem: Sendable {
     /// Cover bytes at a bundle-relative `path` (`covers/<sha256>.<ext>`), which albums name
     /// as their `coverUrl`.
     case cover(path: String, bytes: Data)
-    /// The memento a bundle carries (`state.json`); `restore` adopts it, `import` ignores it.
-    case state(LibraryState)
+    /// The memento and history a bundle carries (`state.json`); `restore` adopts it, `import`
+    /// uses only its resolved cover references.
+    case state(StateFile)
     /// A problem that does not stop the import (a referenced cover the bundle lacks, tracks
     /// skipped for having no album).
     case warning(String)

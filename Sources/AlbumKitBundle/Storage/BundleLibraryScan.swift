@@ -45,6 +45,8 @@ struct BundleLibraryScan: Sendable {
 
     let identity: Identity?
     let snapshot: LibrarySnapshot
+    /// The history steps `state.json` carries, by the ids the memento gives them.
+    let steps: [Int64: HistoryStep]
     let covers: [CoverKey: Location]
 
     /// Scans `file`; albums without an id make the library unreadable.
@@ -52,7 +54,7 @@ struct BundleLibraryScan: Sendable {
         identity = Identity(path: file.path)
         let reader = try BundleReader(file, options: .init(limits: limits, indexesCovers: true))
         var albums: [Album] = []
-        var state = LibraryState()
+        var state = StateFile()
         var covers: [CoverKey: Location] = [:]
         while let item = try reader.next() {
             switch item {
@@ -71,7 +73,9 @@ struct BundleLibraryScan: Sendable {
                 break
             }
         }
-        snapshot = LibrarySnapshot(albums: albums, state: state)
+        let (memento, steps) = state.memento()
+        snapshot = LibrarySnapshot(albums: albums, state: memento)
+        self.steps = steps
         self.covers = covers
     }
 }

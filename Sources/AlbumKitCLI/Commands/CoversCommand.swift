@@ -42,7 +42,7 @@ struct CoversCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.withLibrary { library, _ in
                 var counts: [CoverState: Int] = [:]
-                for row in await library.rows() {
+                for row in try await library.rows() {
                     counts[row.cover, default: 0] += 1
                     var line = "\(row.position)\t\(row.cover.rawValue)\t\(row.album.title)"
                     if let reference = row.album.coverUrl { line += "\t\(reference)" }
