@@ -134,17 +134,29 @@ private final class FileStorageWriter<Format: LibraryFileFormat>: StorageWriter,
     func finish() async { lock.release() }
 }
 
-/// Which version of a file is on disk: device, inode, size and modification time.
-struct FileIdentity: Hashable, Sendable {
+/// Which version of a file is on disk: device, inode, size and modification time. An atomic
+/// save makes a new file, so a changed identity means what was read of it is stale.
+public struct FileIdentity: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
     let size: Int64
     let modified: Int64
 
     /// The identity of the file at `path`, or nil when there is none.
-    init?(path: String) {
+    public init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// The identity of the open file `descriptor`, or nil when it cannot be read.
+    public init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    private init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)

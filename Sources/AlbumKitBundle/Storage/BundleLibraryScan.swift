@@ -1,41 +1,13 @@
 import AlbumKit
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One reading of a bundle library file: its albums and state, and where each cover lies —
 /// as a file offset in an uncompressed tar, or only readable in sequence in a compressed one.
 /// Cover bytes are skipped, not read. Tied to the file's ``Identity``; an atomic save makes a
 /// new file, so a changed identity means the scan is stale.
 struct BundleLibraryScan: Sendable {
     /// Which file, in which version, was scanned.
-    struct Identity: Equatable, Sendable {
-        let device: UInt64
-        let inode: UInt64
-        let size: Int64
-        let modified: Int64
-
-        init?(path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            self.init(status)
-        }
-
-        init?(descriptor: Int32) {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else { return nil }
-            self.init(status)
-        }
-
-        private init(_ status: stat) {
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-            size = Int64(status.st_size)
-            modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        }
-    }
+    typealias Identity = FileIdentity
 
     /// Where a cover's bytes are.
     enum Location: Sendable {
