@@ -21,6 +21,10 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print diagnostics to standard error.")
     var verbose = false
 
+    /// The options above (and ArgumentParser's own) that take a value, for reading a
+    /// command line before parsing it.
+    static let optionsTakingValues: Set<String> = ["--config", "--library", "--backend", "--events", "--generate-completion-script"]
+
     /// The effective configuration: file, then environment, then these flags.
     func loadConfiguration() throws -> Configuration {
         var loader = ConfigurationLoader(explicitFile: config)

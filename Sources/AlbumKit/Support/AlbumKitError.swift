@@ -31,6 +31,10 @@ public struct AlbumKitError: Error, CustomStringConvertible, Sendable {
         public static let limitExceeded = Kind("limitExceeded")
         /// A database server could not be reached, or refused the login.
         public static let connection = Kind("connection")
+        /// A query, sort key or output template that does not parse (a usage error).
+        public static let invalidQuery = Kind("invalidQuery")
+        /// A reference that names more than one album where one is needed.
+        public static let ambiguousAlbum = Kind("ambiguousAlbum")
     }
 
     /// What went wrong.

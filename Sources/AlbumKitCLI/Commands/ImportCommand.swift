@@ -35,7 +35,7 @@ struct ImportCommand: AsyncParsableCommand {
             guard fetchCovers && !dryRun else { return try await pipeline.run(inputs, into: library) }
             var summary = ImportSummary()
             let covers = try await context.fetchingCovers(for: library) { _ in summary = try await pipeline.run(inputs, into: library) }
-            context.warn(about: covers)
+            await context.warn(about: covers, in: library)
             return summary
         }
         for warning in summary.warnings { Console.warning(warning) }
