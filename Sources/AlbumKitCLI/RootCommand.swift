@@ -62,7 +62,7 @@ struct RootCommand: AsyncParsableCommand {
         } catch {
             guard exitCode(for: error) != .success else {
                 // --help, --version, --generate-completion-script: not errors at all.
-                print(fullMessage(for: error))
+                Swift.print(fullMessage(for: error))
                 Foundation.exit(0)
             }
             usageError(message(for: error), command: command.name)

@@ -36,9 +36,11 @@ struct AddCommand: AsyncParsableCommand {
     /// Import's duplicate rule: the same artist, title and year, ignoring case.
     private func confirmIfDuplicate(_ record: AlbumRecord, in library: Library) async throws {
         let album = try record.validated(newID: .generate(), label: "'\(record.title)'")
-        guard let index = await library.albums.firstIndex(where: { $0.duplicateKey == album.duplicateKey }) else { return }
-        let year = album.year.isEmpty ? "" : " (\(album.year))"
-        let duplicate = "'\(album.title)' by \(album.artist)\(year) is already in the library at position \(index + 1)"
+        let albums = await library.albums
+        guard let index = albums.firstIndex(where: { $0.duplicateKey == album.duplicateKey }) else { return }
+        let existing = albums[index]
+        let year = existing.year.isEmpty ? "" : " (\(existing.year))"
+        let duplicate = "'\(existing.title)' by \(existing.artist)\(year) is already in the library at position \(index + 1)"
         try Confirmation.require(
             yes: yes, warning: duplicate, question: "Add it anyway?", refusal: "\(duplicate); add --yes to add it anyway")
     }

@@ -14,7 +14,8 @@ struct ImportCommand: AsyncParsableCommand {
             bundles (.tar, .tar.gz/.tgz, .tar.xz, .tar.zst, .zip, or an unpacked bundle folder). \
             A duplicate is the same id or, for an album without one, the same artist, title and year \
             ignoring case. Nothing is written if any input fails.
-            """)
+            """,
+        aliases: ["imp"])
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Files or bundle folders to import.") var paths: [String]

@@ -3,11 +3,12 @@ import AlbumKit
 /// The human forms of albums: a table for `list`, a block of fields for `show`.
 enum AlbumTable {
     /// Columns: current mark, position (right-aligned), title, artist, year, genre, cover
-    /// state (coloured by state); fitted to `width` by cutting title, artist and genre.
+    /// state (coloured by state); fitted to `width` by cutting title, artist and genre, and
+    /// on a very narrow terminal leaving out genre, then year.
     static func render(_ rows: [AlbumJSON.Row], current: AlbumID?, width: Int?, colour: Bool) -> [String] {
         var table = TextTable(columns: [
             .init(header: ""), .init(header: "#", alignRight: true), .init(header: "TITLE", shrinks: true),
-            .init(header: "ARTIST", shrinks: true), .init(header: "YEAR"), .init(header: "GENRE", shrinks: true),
+            .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
             .init(header: "COVER"),
         ])
         table.rows = rows.map { row in

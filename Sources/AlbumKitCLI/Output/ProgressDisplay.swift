@@ -46,7 +46,12 @@ final class ProgressDisplay: Sendable {
             }
             show(ProgressReading(verb: "fetching covers", name: "", albums: nil, done: Int64(done), total: Int64(total), unit: .count))
             if done == total { endLine() }
-        case .importFinished, .exportFinished, .importFailed:
+        case .exportFinished(let path, let albums, let written):
+            // Covers are counted as they go; the last reading must show them all.
+            let covers = state.withLock { max($0.coversExported - 1, 0) }
+            show(ProgressReading(verb: "exporting", name: path, albums: albums, covers: covers, done: written, total: nil, unit: .bytes), force: true)
+            endLine()
+        case .importFinished, .importFailed:
             endLine()
         default:
             break
@@ -62,10 +67,10 @@ final class ProgressDisplay: Sendable {
         if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
-    private func show(_ reading: ProgressReading) {
+    private func show(_ reading: ProgressReading, force: Bool = false) {
         let now = ContinuousClock.now
         let line: String? = state.withLock { state in
-            let finished = reading.total.map { reading.done >= $0 } ?? false
+            let finished = force || reading.total.map { reading.done >= $0 } ?? false
             if let last = state.lastDrawn, now - last < (terminal ? .milliseconds(100) : .seconds(1)), !finished { return nil }
             state.lastDrawn = now
             state.drewBar = state.drewBar || terminal

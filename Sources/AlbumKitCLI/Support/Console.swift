@@ -13,8 +13,9 @@ enum Console {
     }
 
     /// Prints `text` (one line or several) on standard output, each line escaped.
-    static func out(_ text: String) {
-        emit(text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }, to: .output)
+    static func out(_ text: String, terminator: String = "\n") {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+        Stream.output.handle.write(Data((lines.joined(separator: "\n") + terminator).utf8))
     }
 
     /// Prints lines that a renderer (``TextTable``) already made safe and styled.
@@ -70,4 +71,12 @@ enum Console {
         guard let answer = readLine() else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
+}
+
+/// `print` inside the commands: through ``Console/out(_:terminator:)``, so that no command
+/// can write a line with raw control characters, whichever way it prints. (Shadows the
+/// standard library's within AlbumKitCLI; `Swift.print` is still there for text that must
+/// pass unchanged, such as a completion script.)
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    Console.out(items.map { "\($0)" }.joined(separator: separator), terminator: terminator)
 }
