@@ -12,7 +12,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use the library in this folder.", valueName: "dir"))
     var library: String?
 
-    @Option(name: .long, help: ArgumentHelp("Use this storage backend (json, plist, …; see 'albumkit plugins').", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Use this storage backend (json, plist, ...; see 'albumkit plugins').", valueName: "name"))
     var backend: String?
 
     @Option(name: .long, help: ArgumentHelp("Append every event as a JSON line to this file ('-' for standard error).", valueName: "file"))
