@@ -109,7 +109,7 @@ let package = Package(
         ),
         .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled"]),
         .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
-        .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "albumkit"]),
     ]
 )
 
