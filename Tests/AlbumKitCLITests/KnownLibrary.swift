@@ -1,5 +1,6 @@
 import AlbumKitTesting
 import Foundation
+import Testing
 
 /// A library whose every figure is known, made through the binary: the five starter albums
 /// (covers stored) and five more with every kind of value — a cover not fetched yet
@@ -42,6 +43,20 @@ enum KnownLibrary {
         let result = try cli.run(["list", "--format", "$position"] + arguments)
         guard result.status == 0 else { throw Failure("list \(arguments) failed: \(result.error)") }
         return result.output.split(separator: "\n").compactMap { Int($0) }
+    }
+
+    /// Runs `albumkit ARGUMENTS` on a fresh ``make()`` library and expects it to fail with
+    /// `status` and one error line starting with `message`, leaving the library file as it was.
+    static func expectFailure(_ arguments: [String], status: Int32, message: String) throws {
+        let cli = try make()
+        defer { cli.remove() }
+        let file = cli.libraryFolder.appendingPathComponent("library.json")
+        let before = try Data(contentsOf: file)
+        let result = try cli.run(arguments)
+        #expect(result.status == status, "\(result.error)")
+        #expect(result.error.hasPrefix(message), "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+        #expect(try Data(contentsOf: file) == before)
     }
 
     /// The titles in library order.

@@ -70,15 +70,7 @@ import Testing
         (["remove", "3", "bowie"], "error: 'bowie' is not a position or an id"),
     ])
     func badQueriesAreOneLineUsageErrors(_ arguments: [String], _ message: String) throws {
-        let cli = try KnownLibrary.make()
-        defer { cli.remove() }
-        let file = cli.libraryFolder.appendingPathComponent("library.json")
-        let before = try Data(contentsOf: file)
-        let result = try cli.run(arguments)
-        #expect(result.status == 2)
-        #expect(result.error.hasPrefix(message), "\(result.error)")
-        #expect(result.error.split(separator: "\n").count == 1)
-        #expect(try Data(contentsOf: file) == before)
+        try KnownLibrary.expectFailure(arguments, status: 2, message: message)
     }
 
     @Test func statsCountsAKnownLibrary() throws {

@@ -50,15 +50,7 @@ import Testing
         (["update", "starter", "--set", "genre=x"], "error: 'starter' matches 5 albums"),
     ])
     func anAmbiguousReferenceListsTheCandidates(_ arguments: [String], _ message: String) throws {
-        let cli = try KnownLibrary.make()
-        defer { cli.remove() }
-        let file = cli.libraryFolder.appendingPathComponent("library.json")
-        let before = try Data(contentsOf: file)
-        let result = try cli.run(arguments)
-        #expect(result.status == 1)
-        #expect(result.error.hasPrefix(message), "\(result.error)")
-        #expect(result.error.split(separator: "\n").count == 1)
-        #expect(try Data(contentsOf: file) == before)
+        try KnownLibrary.expectFailure(arguments, status: 1, message: message)
     }
 
     @Test func aPrefixShorterThanSixIsAQueryAndNamesNothingHere() throws {
