@@ -22,7 +22,6 @@ import Testing
         #expect(DisplayWidth.truncated("東京事変", to: 4) == "東…")
         #expect(DisplayWidth.truncated("東京事変", to: 8) == "東京事変")
         #expect(DisplayWidth.truncated("Début album", to: 6) == "Début…")
-        #expect(DisplayWidth.padded("東京", to: 6, alignRight: true) == "  東京")
     }
 
     @Test func controlCharactersAreEscaped() {

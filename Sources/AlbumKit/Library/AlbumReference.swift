@@ -3,8 +3,11 @@
 /// (``AlbumQuery``) that match exactly one album. On the command line a bare number is a
 /// position (ids always hold a non-digit) and anything else is words.
 public enum AlbumReference: Hashable, Sendable, CustomStringConvertible {
+    /// A 1-based position.
     case position(Int)
+    /// Exactly this id.
     case id(AlbumID)
+    /// Words as typed: an id, a unique id prefix, or query terms matching one album.
     case words([String])
 
     /// The shortest id prefix that names an album.
@@ -28,6 +31,7 @@ public enum AlbumReference: Hashable, Sendable, CustomStringConvertible {
         return Int(text) ?? .max
     }
 
+    /// The reference as messages name it: `at position 3`, `with id 'x'`, `'bowie'`.
     public var description: String {
         switch self {
         case .position(let position): "at position \(position)"

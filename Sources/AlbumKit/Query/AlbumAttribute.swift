@@ -20,9 +20,12 @@ public enum AlbumAttribute: String, CaseIterable, Sendable {
 public struct ListedAlbum: Sendable, Hashable {
     /// 1-based, as the command line counts.
     public let position: Int
+    /// The album itself.
     public let album: Album
+    /// Its cover's state, as the store had it when listed.
     public let cover: CoverState
 
+    /// An album at `position` whose cover is in state `cover`.
     public init(position: Int, album: Album, cover: CoverState) {
         self.position = position
         self.album = album

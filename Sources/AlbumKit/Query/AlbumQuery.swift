@@ -8,6 +8,7 @@
 /// - a bare word — found in the title, artist, genre or year;
 /// - `^` before a term negates it; every term must hold.
 public struct AlbumQuery: Sendable, Hashable, CustomStringConvertible {
+    /// The parsed terms, all of which must hold.
     let terms: [QueryTerm]
     /// The terms as typed.
     public let description: String

@@ -6,7 +6,9 @@ import Foundation
 public struct AlbumSort: Sendable, Hashable {
     /// One key of the order.
     public struct Key: Sendable, Hashable {
+        /// What is compared.
         public let attribute: AlbumAttribute
+        /// Whether larger values come first (`year-`).
         public let descending: Bool
     }
 
@@ -31,9 +33,6 @@ public struct AlbumSort: Sendable, Hashable {
         }
         self.keys = keys
     }
-
-    /// Whether any key is the cover's state.
-    public var needsCoverState: Bool { keys.contains { $0.attribute == .cover } }
 
     /// `albums` in this order (stable: equal albums keep their order).
     public func sorted(_ albums: [ListedAlbum]) -> [ListedAlbum] {

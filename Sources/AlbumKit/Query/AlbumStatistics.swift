@@ -6,17 +6,22 @@ public struct AlbumStatistics: Sendable, Hashable, Codable {
     public var artists = 0
     /// How many different genres, ignoring case (an empty genre is none).
     public var genres = 0
-    /// The earliest and latest year, when any album has one.
+    /// The earliest year, when any album has one.
     public var firstYear: Int?
+    /// The latest year, when any album has one.
     public var lastYear: Int?
     /// Albums without a year.
     public var withoutYear = 0
-    /// Albums by the state of their cover.
-    public var stored = 0, missing = 0, failed = 0, noCover = 0
+    /// Albums whose cover is stored with the library.
+    public var stored = 0
+    /// Albums whose cover is not fetched yet, or gone from the store.
+    public var missing = 0
+    /// Albums whose cover's last fetch failed.
+    public var failed = 0
+    /// Albums without a cover reference.
+    public var noCover = 0
     /// The bytes of the stored covers these albums use, each cover counted once.
     public var storedCoverBytes: Int64 = 0
-
-    public init() {}
 
     /// The figures of `albums`, in which covers stored under `sizes`' keys have those sizes.
     public init(_ albums: [ListedAlbum], coverKeys: (Album) -> CoverKey?, sizes: [CoverKey: Int]) {

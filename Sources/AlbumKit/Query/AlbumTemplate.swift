@@ -47,9 +47,6 @@ public struct AlbumTemplate: Sendable, Hashable {
         self.parts = parts
     }
 
-    /// Whether the template shows the cover's state.
-    public var needsCoverState: Bool { parts.contains(.attribute(.cover)) }
-
     /// The line for `listed`.
     public func render(_ listed: ListedAlbum) -> String {
         parts.reduce(into: "") { line, part in

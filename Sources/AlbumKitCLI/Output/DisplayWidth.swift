@@ -55,10 +55,4 @@ enum DisplayWidth {
         }
         return result + "…"
     }
-
-    /// `text` padded with spaces to `width` columns, on the right (or the left, `alignRight`).
-    static func padded(_ text: String, to width: Int, alignRight: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(0, width - of(text)))
-        return alignRight ? padding + text : text + padding
-    }
 }

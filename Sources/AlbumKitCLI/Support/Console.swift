@@ -29,9 +29,6 @@ enum Console {
         emit([label("warning:", .warning, on: .error) + " " + TerminalText.escaped(message)], to: .error)
     }
 
-    /// Prints one line to standard error, escaped.
-    static func printError(_ line: String) { emit([TerminalText.escaped(line)], to: .error) }
-
     private static func emit(_ lines: [String], to stream: Stream) {
         stream.handle.write(Data(lines.map { $0 + "\n" }.joined().utf8))
     }
