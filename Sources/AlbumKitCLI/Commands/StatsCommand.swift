@@ -15,11 +15,21 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(help: "Print the figures as JSON.")
     var json = false
 
-    /// The `--json` shape: the album figures and the library's size on disk.
+    /// The `--json` shape: the album figures and the library's size on disk (null for a
+    /// library in a database server).
     private struct Report: Encodable {
         let statistics: AlbumStatistics
         let library: String
-        let libraryBytes: Int64
+        let libraryBytes: Int64?
+
+        enum CodingKeys: String, CodingKey { case statistics, library, libraryBytes }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(statistics, forKey: .statistics)
+            try container.encode(library, forKey: .library)
+            try container.encode(libraryBytes, forKey: .libraryBytes)
+        }
     }
 
     func run() async throws {
@@ -27,7 +37,8 @@ struct StatsCommand: AsyncParsableCommand {
         try await global.withLibrary { library, context in
             let figures = try await library.statistics(matching: query)
             let location = library.storage.location
-            let onDisk = DiskUsage.bytes(folder: context.configuration.libraryDirectory, file: location)
+            // A file backend's library lives in files; a database server's size is its own.
+            let onDisk = location.hasPrefix("/") ? DiskUsage.bytes(folder: context.configuration.libraryDirectory, file: location) : nil
             guard !json else {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -42,7 +53,7 @@ struct StatsCommand: AsyncParsableCommand {
                 "years:    \(years) (\(figures.withoutYear) without a year)",
                 "covers:   \(figures.stored) stored (\(ByteCount.format(figures.storedCoverBytes))), \(figures.missing) missing, "
                     + "\(figures.failed) failed, \(figures.noCover) none",
-                "library:  \(location), \(ByteCount.format(onDisk)) on disk",
+                "library:  \(location)" + (onDisk.map { ", \(ByteCount.format($0)) on disk" } ?? " (in the database)"),
             ].joined(separator: "\n"))
         }
     }
