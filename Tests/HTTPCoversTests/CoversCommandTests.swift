@@ -118,7 +118,8 @@ import Testing
         #expect(try cli.run("import", list.path).status == 0)
         let fetch = try cli.start(["covers", "fetch"], environment: ["ALBUMKIT_COVERS_TIMEOUT_SECONDS": "60"])
         var landed = false
-        for _ in 0..<200 where !landed {
+        let deadline = ContinuousClock.now + .seconds(15)  // the slow cover takes 30
+        while !landed, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
             landed = try states(cli).first == "stored"
         }
