@@ -53,7 +53,17 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) else {
             throw AlbumKitError(.libraryState, "no library at \(file.path): run 'albumkit init' first")
         }
-        return FileStorageWriter(storage: self, lock: try await FileLock.acquire(lockPath, timeout: lockTimeout))
+        let writer = FileStorageWriter(storage: self, lock: try await FileLock.acquire(lockPath, timeout: lockTimeout))
+        sweepLeftovers()
+        return writer
+    }
+
+    /// Removes what a writer killed mid-save left: temporary library, step and cover files,
+    /// and cover staging folders (``LeftoverFiles``: only those no live process holds).
+    private func sweepLeftovers() {
+        LeftoverFiles.sweep(file.deletingLastPathComponent())
+        LeftoverFiles.sweep(journal.folder)
+        if let store = covers as? DirectoryCoverStore { LeftoverFiles.sweep(store.folder) }
     }
 
     /// The file as it is now — remembered when unchanged since this process read or wrote it.

@@ -26,6 +26,8 @@ extension Library {
         if !replacing, FileManager.default.fileExists(atPath: destination.path) {
             throw AlbumKitError(.fileSystem, "\(destination.path) already exists; add --force to replace it")
         }
+        // What an export to the same file that was killed left beside it.
+        LeftoverFiles.sweep(folder, only: destination.lastPathComponent)
         let snapshot = try await self.snapshot()
         hub.publish(.exportStarted(path: destination.path, albums: snapshot.albums.count))
         let bytes = try await exporter.export(contents(of: snapshot), to: destination, hub: hub)
@@ -44,6 +46,7 @@ extension Library {
     func backUp(_ contents: ExportContents) async throws -> URL {
         let folder = configuration.libraryDirectory.appendingPathComponent("backups")
         try AtomicFile.makeFolder(folder)
+        LeftoverFiles.sweep(folder)
         let stamp = Date().formatted(.iso8601).replacingOccurrences(of: ":", with: "-")
         var file = folder.appendingPathComponent("library-\(stamp).tar.gz")
         var attempt = 1

@@ -4,26 +4,32 @@ import Foundation
 /// staging folder (inside the library folder) until every input has been read and checked;
 /// ``commit(_:)`` then puts them into the library's ``CoverStore``. When the work fails,
 /// ``rollback(_:)`` takes back what `commit` put and ``discard()`` deletes the folder, so the
-/// store is exactly as it was. A cover the store already holds is never staged.
+/// store is exactly as it was. A cover the store already holds is never staged. The folder is
+/// locked while it is in use, so the one a killed process left is swept away later
+/// (``LeftoverFiles``).
 struct CoverStaging {
-    private let folder: URL
+    private let parent: URL
+    private var folder: OwnedFolder?
     private let store: any CoverStore
     private var staged: [CoverKey] = []
     private var stagedKeys = Set<CoverKey>()
 
     /// Staging for `store`, in a new folder inside `parent` (created on the first cover).
+    /// Staging folders a killed import or restore left in `parent` are removed first.
     init(parent: URL, store: any CoverStore) {
-        folder = parent.appendingPathComponent(".albumkit-staging-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        LeftoverFiles.sweep(parent)
+        self.parent = parent
         self.store = store
     }
 
     /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns where they wait (nil
     /// when the store already holds them).
     mutating func stage(_ bytes: Data, key: CoverKey) async throws -> URL? {
-        let url = folder.appendingPathComponent(key.fileName)
-        if stagedKeys.contains(key) { return url }
+        if stagedKeys.contains(key), let folder { return folder.url.appendingPathComponent(key.fileName) }
         guard try await !store.contains(key) else { return nil }
-        if staged.isEmpty { try AtomicFile.makeFolder(folder) }
+        let folder = try folder ?? OwnedFolder(inside: parent, prefix: LeftoverFiles.stagingPrefix)
+        self.folder = folder
+        let url = folder.url.appendingPathComponent(key.fileName)
         let path = url.path
         // Not synced one by one: the store makes all of them durable at once when it adopts them.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -39,8 +45,9 @@ struct CoverStaging {
     /// move the files in; returns those it put. On failure the store has taken them back
     /// before this throws.
     func commit(_ keys: Set<CoverKey>? = nil) async throws -> [CoverKey] {
+        guard let folder else { return [] }
         let chosen = keys.map { keys in staged.filter(keys.contains) } ?? staged
-        return try await store.adopt(chosen.map { ($0, folder.appendingPathComponent($0.fileName)) })
+        return try await store.adopt(chosen.map { ($0, folder.url.appendingPathComponent($0.fileName)) })
     }
 
     /// Removes `keys` (what ``commit()`` put) from the store again.
@@ -50,7 +57,35 @@ struct CoverStaging {
 
     /// Deletes the staging folder and everything in it.
     func discard() {
-        guard !staged.isEmpty else { return }
-        try? FileManager.default.removeItem(at: folder)
+        guard let folder else { return }
+        try? FileManager.default.removeItem(at: folder.url)
     }
+}
+
+/// A new folder under a unique name (`<prefix><pid>-<n>`), locked by this process until it is
+/// dropped — what tells a sweep it is not a leftover.
+final class OwnedFolder: Sendable {
+    /// The folder.
+    let url: URL
+    private let descriptor: Int32
+
+    /// Makes the folder inside `parent` (and `parent` when missing) and takes its lock.
+    init(inside parent: URL, prefix: String) throws {
+        try AtomicFile.makeFolder(parent)
+        while true {
+            let url = parent.appendingPathComponent("\(prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            guard mkdir(url.path, 0o755) == 0 else { throw AlbumKitError.fileSystem(url.path, "create the folder", errno: errno) }
+            let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            // Gone already, or not locked in time: a sweep in another process took it for a leftover.
+            guard descriptor >= 0 else { continue }
+            guard LeftoverFiles.claim(descriptor) else {
+                close(descriptor)
+                continue
+            }
+            (self.url, self.descriptor) = (url, descriptor)
+            return
+        }
+    }
+
+    deinit { close(descriptor) }
 }

@@ -7,6 +7,8 @@ import Glibc
 /// A file written beside its destination under a temporary name: ``commit()`` syncs it and
 /// renames it into place; dropping it uncommitted removes it. What ``AtomicFile`` writes
 /// through; writers that must `await` between writes (streaming bundles) use it directly.
+/// It is locked while it lives, so a sweep (``LeftoverFiles``) removes it only once a crash
+/// has left it behind.
 public final class TemporaryFile {
     /// The open descriptor to write to.
     public let descriptor: Int32
@@ -18,26 +20,34 @@ public final class TemporaryFile {
     /// when it exists.
     public init(beside destination: URL) throws(AlbumKitError) {
         let folder = destination.deletingLastPathComponent().path
-        path = "\(folder)/.\(destination.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         self.destination = destination
         var status = stat()
         let mode: mode_t = stat(destination.path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
-        descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            throw AlbumKitError(.fileSystem, "\(path): cannot create a temporary file: \(String(cString: strerror(errno)))")
+        while true {
+            let path = "\(folder)/.\(destination.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            guard descriptor >= 0 else {
+                throw AlbumKitError(.fileSystem, "\(path): cannot create a temporary file: \(String(cString: strerror(errno)))")
+            }
+            // A sweep in another process may have taken it for a leftover before it was locked.
+            guard LeftoverFiles.claim(descriptor) else {
+                close(descriptor)
+                continue
+            }
+            (self.path, self.descriptor) = (path, descriptor)
+            return
         }
     }
 
-    /// Syncs, closes and renames the file over the destination, then syncs the folder (unless
-    /// the caller will, after several).
+    /// Syncs the file, renames it over the destination and closes it, then syncs the folder
+    /// (unless the caller will, after several). Closed only once renamed: the lock it holds
+    /// keeps sweeps away until then.
     public func commit(syncingFolder: Bool = true) throws(AlbumKitError) {
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure("sync") }
+        guard fsync(descriptor) == 0 else { throw failure("sync") }
+        guard rename(path, destination.path) == 0 else { throw failure("rename to \(destination.path)") }
         open = false
-        guard rename(path, destination.path) == 0 else {
-            let error = failure("rename to \(destination.path)")
-            unlink(path)
-            throw error
-        }
+        // The bytes are synced: a failing close has nothing left to report.
+        close(descriptor)
         if syncingFolder { AtomicFile.syncFolder(destination.deletingLastPathComponent().path) }
     }
 
