@@ -12,6 +12,8 @@ help:
 	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
+	@echo "make torture   kill -9 albumkit at random moments (json, sqlite, postgres) and on a full disk, then check the library"
+	@echo "make torture-ci  a short torture: 12 kills on json and sqlite"
 	@echo "make clean      remove build products"
 	@echo "make install    build (CONFIG=release) and install albumkit, its man page and bash/zsh/fish completions under DESTDIR/PREFIX (/usr/local)"
 	@echo "make uninstall  remove what make install installed"
@@ -84,3 +86,15 @@ install:
 uninstall:
 	rm -f $(INSTALLED)/bin/albumkit $(INSTALLED)/share/man/man1/albumkit.1 $(INSTALLED)/share/bash-completion/completions/albumkit \
 		$(INSTALLED)/share/zsh/site-functions/_albumkit $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish
+
+# Fault injection (scripts/torture): kill -9 at random moments across import, export, restore,
+# migrate, covers fetch and add on json, sqlite (and postgres when ALBUMKIT_TEST_POSTGRES_URL
+# is set), then the full-disk cases on a small tmpfs (root only). TORTURE_ARGS adds options
+# (--seed S to replay a run). torture-ci: 12 kills on json and sqlite, no full disk.
+TORTURE_ARGS ?=
+.PHONY: torture torture-ci
+torture: build
+	python3 scripts/torture/torture.py --bin $(BIN) $(TORTURE_ARGS)
+
+torture-ci: build
+	python3 scripts/torture/torture.py --bin $(BIN) --runs 12 --backends json,sqlite --albums 60 --no-full-disk $(TORTURE_ARGS)
