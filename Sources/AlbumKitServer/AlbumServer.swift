@@ -1,0 +1,98 @@
+import AlbumKit
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The request context every route gets.
+typealias ServeContext = BasicRequestContext
+
+/// `albumkit serve`: the library as a web page and a JSON API (SPEC 10) over the same core
+/// operations the command uses, with the hub's events as server-sent events, a cover
+/// service fetching what changes ask for, and a watcher that brings in other writers'
+/// changes. Runs until SIGINT or SIGTERM, then stops taking requests, ends the event
+/// streams, lets running requests finish and records what the cover service fetched.
+public struct AlbumServer: Sendable {
+    private let library: Library
+    private let registry: AdapterRegistry
+    private let configuration: Configuration
+    private let settings: ServeSettings
+    private let logger: Logger
+
+    /// A server for the opened `library`, with the adapters of `registry`, as
+    /// `configuration` and `settings` say.
+    public init(library: Library, registry: AdapterRegistry, configuration: Configuration, settings: ServeSettings, logger: Logger) {
+        self.library = library
+        self.registry = registry
+        self.configuration = configuration
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Serves until a signal stops it; `onRunning` gets the URL it answers at (with the port
+    /// the system chose when the settings say 0). A listen address refused by
+    /// ``ServeSettings/check()``, or one that cannot be bound, is an error before anything runs.
+    public func run(onRunning: @escaping @Sendable (String) -> Void) async throws {
+        try settings.check()
+        let gateway = await LibraryGateway(library: library, registry: registry, configuration: configuration)
+        let covers = try gateway.makeCoverService()
+        let subscriptions = [covers.attach(), Self.recordCovers(of: gateway)]
+        let feed = EventFeed(hub: gateway.hub)
+        let host = settings.host
+        let app = Application(
+            router: Self.router(gateway: gateway, feed: feed, settings: settings),
+            configuration: .init(address: .hostname(host, port: settings.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                onRunning("http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
+            },
+            logger: logger)
+        let lifecycle = ServeLifecycle(watcher: LibraryWatcher(gateway: gateway, logger: logger), feed: feed)
+        // Shut down in reverse: the event streams end first, then the server drains.
+        let group = ServiceGroup(
+            configuration: .init(services: [app, lifecycle], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let outcome: Result<Void, any Error>
+        do {
+            try await group.run()
+            outcome = .success(())
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            outcome = .failure(AlbumKitError(.configuration, "serve: cannot listen on \(settings.listenDescription): the address is in use (is another serve running?)"))
+        } catch let error as IOError {
+            outcome = .failure(AlbumKitError(.configuration, "serve: cannot listen on \(settings.listenDescription): \(error)"))
+        } catch {
+            outcome = .failure(error)
+        }
+        // However serving ended: stop fetching and record what was fetched.
+        for subscription in subscriptions { subscription.cancel() }
+        try await covers.finish()
+        try outcome.get()
+    }
+
+    /// Every route, behind the error mapping and the request guard.
+    static func router(gateway: LibraryGateway, feed: EventFeed, settings: ServeSettings) -> Router<ServeContext> {
+        let router = Router(context: ServeContext.self)
+        router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: RequestGuard(settings: settings))
+        AlbumRoutes(gateway: gateway).register(on: router)
+        CoverRoutes(gateway: gateway).register(on: router)
+        TransferRoutes(gateway: gateway).register(on: router)
+        EventRoutes(feed: feed).register(on: router)
+        PageRoutes().register(on: router)
+        return router
+    }
+
+    /// Records each fetched or failed cover in the memento as soon as it is known, so
+    /// reads show it at once (the cover service itself records only when it finishes).
+    private static func recordCovers(of gateway: LibraryGateway) -> HubSubscription {
+        gateway.hub.subscribe { event in
+            let resolution: (String, CoverResolution)
+            switch event {
+            case .coverFetched(_, let reference, let key, _), .coverCached(_, let reference, let key): resolution = (reference, .stored(key))
+            case .coverFailed(_, let reference, let reason): resolution = (reference, .failed(reason))
+            default: return
+            }
+            Task { try? await gateway.recordCover(resolution.0, resolution.1) }
+        }
+    }
+}
