@@ -238,6 +238,7 @@ function onEvent(event) {
     showProgress(`Imported: ${event.added} added, ${event.skipped} skipped, ${event.replaced} replaced, ${event.kept} kept`, 100);
     setTimeout(() => { page.progress.hidden = true; }, 4000);
   } else if (name === "import.failed") {
+    if (uploadsInFlight > 0) return; // this page's upload reports its own error, naming the file
     page.progress.hidden = true;
     showError(`Import failed: ${event.reason}`);
   } else if (name.startsWith("library.")) {
@@ -294,7 +295,7 @@ function openEditor(album) {
 }
 document.getElementById("add").addEventListener("click", () => openEditor(null));
 document.getElementById("edit").addEventListener("click", () => { const album = currentAlbum(); if (album) openEditor(album); });
-document.getElementById("cancel").addEventListener("click", () => { page.editor.hidden = true; });
+document.getElementById("cancel").addEventListener("click", () => { page.editor.hidden = true; page.scroller.focus(); });
 page.editor.addEventListener("submit", (event) => {
   event.preventDefault();
   const fields = {};
@@ -308,6 +309,7 @@ page.editor.addEventListener("submit", (event) => {
       await api("PUT", "/api/current", { id: album.id });
     }
     page.editor.hidden = true;
+    page.scroller.focus();
   });
 });
 
@@ -330,8 +332,11 @@ document.addEventListener("drop", (event) => {
   for (const file of event.dataTransfer.files) upload(file);
 });
 
+let uploadsInFlight = 0;
+
 /** Sends `file` as the request body (the browser streams it) and reports the outcome. */
 function upload(file) {
+  uploadsInFlight++;
   return new Promise((resolve) => {
     const request = new XMLHttpRequest();
     request.open("POST", `/api/import?name=${encodeURIComponent(file.name)}`);
@@ -354,6 +359,7 @@ function upload(file) {
       resolve();
     };
     request.onerror = () => { page.progress.hidden = true; showError(`${file.name}: the upload failed`); resolve(); };
+    request.onloadend = () => { uploadsInFlight--; };
     request.send(file);
   });
 }
