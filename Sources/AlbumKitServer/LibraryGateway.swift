@@ -39,6 +39,7 @@ final class LibraryGateway: Sendable {
 
     /// How `album`'s cover stands, with its stored key when the bytes are in the store.
     func cover(of album: Album) async -> (state: CoverState, key: CoverKey?) {
+        guard album.coverUrl != nil else { return (.none, nil) }  // no reference: nothing to ask the library
         if let key = await library.storedCover(of: album) { return (.stored, key) }
         return (await library.coverState(of: album), nil)
     }

@@ -270,7 +270,7 @@ def test_a_dropped_bundle_is_imported_as_one_step_and_a_refused_file_shows_why(p
     server = sandbox.start()
     page.goto(server.url + "/")
     page.wait_for_selector("#status[data-state=live]")
-    assert page.locator("#empty").is_visible()
+    page.wait_for_selector("#empty:not([hidden])")
     drop(page, "starter.tar.gz", STARTER.read_bytes())
     page.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 5")
     page.wait_for_function("document.querySelector('#progress span').textContent.includes('5 added')")

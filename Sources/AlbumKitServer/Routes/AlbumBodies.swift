@@ -3,30 +3,37 @@ import AlbumKit
 /// One album as the API shows it: the fields of `albumkit list --json` (position, id,
 /// title, artist, genre, year, coverUrl, cover state) and, when the cover is stored, its
 /// SHA-256 (`/api/covers/{sha256}`).
-struct AlbumBody: Encodable, Sendable {
+struct AlbumBody: Sendable {
     let position: Int
     let album: Album
     let cover: CoverState
     let coverSha256: String?
 
-    enum CodingKeys: String, CodingKey { case position, id, title, artist, genre, year, coverUrl, cover, coverSha256 }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(position, forKey: .position)
-        try container.encode(album.id, forKey: .id)
-        try container.encode(album.title, forKey: .title)
-        try container.encode(album.artist, forKey: .artist)
-        try container.encode(album.genre, forKey: .genre)
-        try container.encode(album.year, forKey: .year)
-        try container.encode(album.coverUrl, forKey: .coverUrl)
-        try container.encode(cover, forKey: .cover)
-        try container.encode(coverSha256, forKey: .coverSha256)
+    func write(to json: inout JSONWriter) {
+        json.raw("{\"position\":")
+        json.number(position)
+        json.raw(",\"id\":")
+        json.string(album.id.rawValue)
+        json.raw(",\"title\":")
+        json.string(album.title)
+        json.raw(",\"artist\":")
+        json.string(album.artist)
+        json.raw(",\"genre\":")
+        json.string(album.genre)
+        json.raw(",\"year\":")
+        json.string(album.year)
+        json.raw(",\"coverUrl\":")
+        json.string(album.coverUrl)
+        json.raw(",\"cover\":")
+        json.string(cover.rawValue)
+        json.raw(",\"coverSha256\":")
+        json.string(coverSha256)
+        json.raw("}")
     }
 }
 
 /// `GET /api/albums`: a page of albums, with the library's size and current album.
-struct AlbumPageBody: Encodable, Sendable {
+struct AlbumPageBody: Sendable {
     let albums: [AlbumBody]
     let total: Int
     let offset: Int
@@ -34,29 +41,38 @@ struct AlbumPageBody: Encodable, Sendable {
     let current: AlbumID?
     let currentPosition: Int?
 
-    enum CodingKeys: String, CodingKey { case albums, total, offset, limit, current, currentPosition }
-
-    /// Written out in full: no current album is `null`, not a missing key.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(albums, forKey: .albums)
-        try container.encode(total, forKey: .total)
-        try container.encode(offset, forKey: .offset)
-        try container.encode(limit, forKey: .limit)
-        try container.encode(current, forKey: .current)
-        try container.encode(currentPosition, forKey: .currentPosition)
+    var json: [UInt8] {
+        var json = JSONWriter(capacity: 256 + albums.count * 320)
+        json.raw("{\"albums\":[")
+        for (index, album) in albums.enumerated() {
+            if index > 0 { json.raw(",") }
+            album.write(to: &json)
+        }
+        json.raw("],\"total\":")
+        json.number(total)
+        json.raw(",\"offset\":")
+        json.number(offset)
+        json.raw(",\"limit\":")
+        json.number(limit)
+        json.raw(",\"current\":")
+        json.string(current?.rawValue)
+        json.raw(",\"currentPosition\":")
+        json.number(currentPosition)
+        json.raw("}")
+        return json.bytes
     }
 }
 
 /// `{"album": …}` (null when there is none, as `current --json` says).
-struct SingleAlbumBody: Encodable, Sendable {
+struct SingleAlbumBody: Sendable {
     let album: AlbumBody?
 
-    enum CodingKeys: String, CodingKey { case album }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(album, forKey: .album)
+    var json: [UInt8] {
+        var json = JSONWriter(capacity: 400)
+        json.raw("{\"album\":")
+        if let album { album.write(to: &json) } else { json.raw("null") }
+        json.raw("}")
+        return json.bytes
     }
 }
 

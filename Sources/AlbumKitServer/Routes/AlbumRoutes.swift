@@ -27,18 +27,20 @@ struct AlbumRoutes: Sendable {
             let reference = try reference(context)
             let position = try reference.index(in: gateway.snapshot) + 1
             let album = try await gateway.remove(reference)
-            return JSONBody.response(SingleAlbumBody(album: await body(album, position: position)))
+            return JSONBody.response(json: SingleAlbumBody(album: await body(album, position: position)).json)
         }
         router.post("/api/albums/:id/move") { request, context in
             let reference = try reference(context)
             let to = try await JSONBody.decode(MoveBody.self, from: request).to
-            let id = gateway.snapshot.albums[try reference.index(in: gateway.snapshot)].id
+            let snapshot = gateway.snapshot  // one copy: the index must be into the array it came from
+            let id = snapshot.albums[try reference.index(in: snapshot)].id
             try await gateway.move(reference, to: to)
             return try await single(.id(id))
         }
         router.get("/api/current") { _, _ in
-            guard let id = gateway.snapshot.state.current else { return JSONBody.response(SingleAlbumBody(album: nil)) }
-            return try await single(.id(id))
+            let snapshot = gateway.snapshot
+            guard let id = snapshot.state.current else { return JSONBody.response(json: SingleAlbumBody(album: nil).json) }
+            return try await single(.id(id), in: snapshot)
         }
         router.put("/api/current") { request, _ in
             let id = try await JSONBody.decode(CurrentBody.self, from: request).id
@@ -67,16 +69,19 @@ struct AlbumRoutes: Sendable {
         }
         let current = snapshot.state.current
         return JSONBody.response(
-            AlbumPageBody(
+            json: AlbumPageBody(
                 albums: rows, total: albums.count, offset: offset, limit: limit, current: current,
-                currentPosition: current.flatMap { snapshot.index(of: $0) }.map { $0 + 1 }))
+                currentPosition: current.flatMap { snapshot.index(of: $0) }.map { $0 + 1 }
+            ).json)
     }
 
     /// The album `reference` names in the library as it is now, as `{"album": …}`.
-    private func single(_ reference: AlbumReference, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let snapshot = gateway.snapshot
+    private func single(
+        _ reference: AlbumReference, status: HTTPResponse.Status = .ok, in snapshot: LibrarySnapshot? = nil
+    ) async throws -> Response {
+        let snapshot = snapshot ?? gateway.snapshot
         let index = try reference.index(in: snapshot)
-        return JSONBody.response(SingleAlbumBody(album: await body(snapshot.albums[index], position: index + 1)), status: status)
+        return JSONBody.response(json: SingleAlbumBody(album: await body(snapshot.albums[index], position: index + 1)).json, status: status)
     }
 
     private func body(_ album: Album, position: Int) async -> AlbumBody {

@@ -12,10 +12,14 @@ enum JSONBody {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(
+        return response(json: Array((try? encoder.encode(value)) ?? Data("{}".utf8)), status: status)
+    }
+
+    /// `bytes` (JSON already written) as a response.
+    static func response(json bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// The request body decoded as `T`.
