@@ -404,3 +404,13 @@ def test_the_openapi_document_describes_routes_that_answer(starter):
             status, _, body = server.request(method.upper(), concrete, headers={"Content-Type": "application/json"}, body=b"{}")
             assert not (status == 404 and b"no route" in body), (method, path)
             assert status != 405, (method, path)
+
+
+def test_text_survives_the_json_round_trip(starter):
+    """Quotes, backslashes, a tab, non-ASCII and a slash come back exactly as sent."""
+    _, server = starter
+    title = 'He said "hi"\\there\tand/or — Sigur Rós 🎵'
+    _, added = server.json("POST", "/api/albums", json_body={"title": title, "artist": "Ünïcödé"}, expect=201)
+    assert added["album"]["title"] == title and added["album"]["artist"] == "Ünïcödé"
+    _, page = server.json("GET", "/api/albums?offset=5", expect=200)
+    assert page["albums"][0]["title"] == title

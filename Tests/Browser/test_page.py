@@ -110,6 +110,14 @@ def test_arrow_right_chooses_and_the_choice_survives_a_restart(page, starter):
     assert current_title(page) == titles[2]
     page.locator(".cell[data-index='4']").click()
     page.wait_for_function("document.querySelector('#details [data-field=position]').textContent === '5'")
+    box = page.locator("#scroller").bounding_box()
+    middle = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] / 2, middle)  # a swipe to the right goes back one
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 150, middle, steps=5)
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('#details [data-field=position]').textContent === '4'")
+    assert current_title(page) == titles[3]
     shot(page, "after-restart")
 
 

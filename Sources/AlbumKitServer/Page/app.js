@@ -96,6 +96,7 @@ const albums = {
     if (album.coverSha256) {
       const image = document.createElement("img");
       image.alt = `${album.title} by ${album.artist}`;
+      image.draggable = false; // a swipe must not start the browser's own drag of the image
       image.src = token.url(`/api/covers/${album.coverSha256}`);
       view.append(image);
     } else {

@@ -28,6 +28,7 @@ class AlbumScroller {
     });
     let start = null;
     element.addEventListener("pointerdown", (event) => { start = { x: event.clientX, y: event.clientY }; });
+    element.addEventListener("pointercancel", () => { start = null; });
     element.addEventListener("pointerup", (event) => {
       if (!start) return;
       const dx = event.clientX - start.x, dy = event.clientY - start.y;

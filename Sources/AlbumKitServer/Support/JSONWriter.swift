@@ -16,21 +16,28 @@ struct JSONWriter {
 
     /// A JSON string.
     mutating func string(_ text: String) {
+        var text = text
         bytes.append(0x22)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
-            case ..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
+        text.withUTF8 { utf8 in
+            // Most fields need no escaping: then they go in with one copy.
+            guard utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return bytes.append(contentsOf: utf8) }
+            for byte in utf8 { appendEscaped(byte) }
         }
         bytes.append(0x22)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+        case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+        case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+        case ..<0x20: bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
+        default: bytes.append(byte)
+        }
     }
 
     /// A JSON string, or `null`.
