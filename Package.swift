@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "HTTPCovers", targets: ["HTTPCovers"]),
+        .library(name: "AlbumKitServer", targets: ["AlbumKitServer"]),
         .executable(name: "albumkit", targets: ["albumkit"]),
     ],
     dependencies: [
@@ -24,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -45,6 +48,7 @@ let package = Package(
             name: "AlbumKitCLI",
             dependencies: [
                 "AlbumKit",
+                "AlbumKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -108,6 +112,19 @@ let package = Package(
         ),
         .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled"]),
         .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
+        // serve: the page (Page/, embedded at build time), the JSON API and the event stream.
+        .target(
+            name: "AlbumKitServer",
+            dependencies: [
+                "AlbumKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            exclude: ["Page"],
+            plugins: ["EmbedStarterPlugin"]
+        ),
+        .testTarget(name: "AlbumKitServerTests", dependencies: ["AlbumKitServer", "AlbumKit"]),
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "albumkit"]),
         // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.
         .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle"]),
