@@ -18,6 +18,9 @@ public struct ImportPipeline: Sendable {
     /// The folder covers wait in until the import commits (a new subfolder is made and
     /// removed inside it): the library folder, so nothing is written outside the library.
     public var stagingParent: URL
+    /// Folders outside the inputs that sources may read files from (`covers.fileRoots`):
+    /// art beside an iTunes library's tracks, a beets album's `artpath`.
+    public var fileRoots = FileRoots([])
 
     /// An import; `stagingParent` defaults to the system's temporary folder.
     public init(
@@ -39,7 +42,7 @@ public struct ImportPipeline: Sendable {
         summary.dryRun = dryRun
         var staging = dryRun ? nil : CoverStaging(parent: stagingParent, store: library.storage.covers)
         defer { staging?.discard() }
-        let reader = InputReader(registry: registry, limits: limits, hub: hub, store: library.storage.covers)
+        let reader = InputReader(registry: registry, limits: limits, hub: hub, store: library.storage.covers, fileRoots: fileRoots)
         var incoming: [IncomingAlbum] = []
         for input in inputs {
             do {

@@ -18,6 +18,8 @@ struct InputReader {
     let hub: NotificationHub
     /// The library's covers: a reference to one already stored is not a missing cover.
     let store: any CoverStore
+    /// Folders outside the inputs that sources may read files from (`covers.fileRoots`).
+    var fileRoots = FileRoots([])
 
     /// Reads `input`, staging its covers in `staging` (nil: check them only, as `--dry-run` does).
     func read(_ input: URL, staging: inout CoverStaging?) async throws -> Contents {
@@ -25,7 +27,7 @@ struct InputReader {
         let source = try source(for: described)
         var contents = Contents()
         var covers: [String: CoverKey] = [:]
-        for try await item in source.items(from: described, context: SourceContext(limits: limits)) {
+        for try await item in source.items(from: described, context: SourceContext(limits: limits, fileRoots: fileRoots)) {
             switch item {
             case .album(let record, let label):
                 let album = try record.validated(newID: .generate(), label: label)

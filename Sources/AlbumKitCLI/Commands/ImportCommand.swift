@@ -28,9 +28,10 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let summary = try await global.withLibrary(progress: true) { library, context in
-            let pipeline = ImportPipeline(
+            var pipeline = ImportPipeline(
                 registry: context.registry, limits: context.configuration.limits, policy: onDuplicate, dryRun: dryRun,
                 stagingParent: context.configuration.libraryDirectory)
+            pipeline.fileRoots = FileRoots(context.configuration.covers.fileRoots)
             let inputs = paths.map { URL(fileURLWithPath: $0) }
             guard fetchCovers && !dryRun else { return try await pipeline.run(inputs, into: library) }
             var summary = ImportSummary()
