@@ -99,10 +99,9 @@ public struct XMLReader {
             try readTextRun()
             guard try bytes.next() == UInt8(ascii: "<") else { throw error("the file ends inside <\(name)> (truncated?)") }
             switch try markup(collectingCDATA: true) {
-            case nil: continue
             case .end: return try decodedText()
             case .start(let inner): throw error("<\(name)> holds an element <\(inner)> where text was expected")
-            case .text: continue
+            case .text, nil: continue  // a comment or processing instruction inside the text
             }
         }
     }
