@@ -50,7 +50,7 @@ import Testing
         #expect(try albums(cli).count == 2)
     }
 
-    @Test(arguments: ["entity bomb", "external entity", "garbage", "wrong type"])
+    @Test(arguments: ["entity bomb", "external entity", "garbage", "wrong type", "100 MB line"])
     func hostileLibrariesAreRefusedWithOneErrorAndNothingWritten(kind: String) throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -68,6 +68,14 @@ import Testing
             try Data((header + "<!DOCTYPE plist SYSTEM \"\(secret.path)\">\n" + body).utf8).write(to: file)
         case "garbage":
             try (Data((header + "<plist version=\"1.0\"><dict><key>Tracks</key>").utf8) + Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) })).write(to: file)
+        case "100 MB line":
+            try Data((header + "<plist version=\"1.0\">\n<dict>\n<key>Tracks</key>\n<dict>\n<key>1</key>\n<dict><key>Album</key><string>").utf8).write(to: file)
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seekToEnd()
+            let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+            for _ in 0..<100 { try handle.write(contentsOf: chunk) }
+            try handle.write(contentsOf: Data(body.utf8))
+            try handle.close()
         default:
             try LibraryXMLFixture.write([["Album": "Fine", "Artist": "A"], ["Album": ["not", "a", "string"], "Artist": "B"]], to: file)
         }
