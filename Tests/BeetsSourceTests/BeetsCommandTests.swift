@@ -7,11 +7,6 @@ import Testing
 /// A real beets library and its exports through the built binary, compared with what
 /// `beet ls -a` lists; the database is never changed.
 @Suite struct BeetsCommandTests {
-    private func listed(_ cli: CLIRunner) throws -> [[String: Any]] {
-        let json = try JSONSerialization.jsonObject(with: Data(try cli.run("list", "--json").output.utf8)) as? [String: Any]
-        return json?["albums"] as? [[String: Any]] ?? []
-    }
-
     private func digest(_ file: URL) throws -> String {
         SHA256.hash(data: try Data(contentsOf: file)).map { String(format: "%02x", $0) }.joined()
     }
@@ -27,19 +22,19 @@ import Testing
 
         let dry = try cli.run("import", "--dry-run", beets.database.path)
         #expect(dry.status == 0 && dry.output.contains("3 added"), "\(dry.output)\(dry.error)")
-        #expect(try listed(cli).isEmpty, "a dry run writes nothing")
+        #expect(try cli.listedAlbums().isEmpty, "a dry run writes nothing")
 
         let imported = try cli.run("import", beets.database.path)
         #expect(imported.status == 0, "\(imported.error)")
         let expected = try beets.listedAlbums().map { row in
             [row[2], row[1], row[3] == "0000" ? "" : row[3], row[4], row[5].isEmpty ? "" : "mb:\(row[5])"]
         }.sorted { $0[0] < $1[0] }
-        let albums = try listed(cli).map { album in
+        let albums = try cli.listedAlbums().map { album in
             ["title", "artist", "year", "genre"].map { album[$0] as? String ?? "?" } + [(album["id"] as? String).map { $0.hasPrefix("mb:") ? $0 : "" } ?? "?"]
         }.sorted { $0[0] < $1[0] }
         #expect(albums == expected)
         #expect(expected.count == 3)
-        let covers = try listed(cli).filter { $0["cover"] as? String == "stored" }.map { $0["title"] as? String }
+        let covers = try cli.listedAlbums().filter { $0["cover"] as? String == "stored" }.map { $0["title"] as? String }
         #expect(covers == ["OK Computer"], "the art beets keeps, read under covers.fileRoots")
 
         for export in [beets.albumExport, beets.trackExport, beets.database] {
@@ -59,7 +54,7 @@ import Testing
         let result = try cli.run("import", beets.database.path)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.contains("not under any of covers.fileRoots"), "\(result.error)")
-        #expect(try listed(cli).allSatisfy { $0["cover"] as? String == "none" })
+        #expect(try cli.listedAlbums().allSatisfy { $0["cover"] as? String == "none" })
     }
 
     @Test func damagedOrForeignDatabasesAreRefusedAndNothingIsImported() throws {
@@ -68,7 +63,7 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.remove() }
         #expect(try cli.run("init", "--starter").status == 0)
-        let before = try listed(cli).count
+        let before = try cli.listedAlbums().count
         let damages = [
             "year is text": "UPDATE albums SET year = 'nineteen' WHERE album = 'Timeless'",
             "album is a blob": "UPDATE albums SET album = x'00ff' WHERE album = 'Timeless'",
@@ -88,12 +83,12 @@ import Testing
             }
             let result = try cli.run("import", file.path)
             #expect(result.status != 0, "\(kind)")
-            let errors = result.error.split(separator: "\n").filter { $0.lowercased().hasPrefix("error:") }
+            let errors = result.errorLines
             #expect(errors.count == 1 && errors[0].contains(file.path), "\(kind): \(result.error)")
             if sql.hasPrefix("UPDATE") {
                 #expect(errors[0].contains("album id 3"), "\(kind): \(result.error)")
             }
-            #expect(try listed(cli).count == before, "\(kind): nothing imported")
+            #expect(try cli.listedAlbums().count == before, "\(kind): nothing imported")
         }
     }
 }

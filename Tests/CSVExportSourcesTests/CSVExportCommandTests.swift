@@ -6,11 +6,6 @@ import Testing
 /// Discogs and RYM exports through the built binary: imported once, then only duplicates;
 /// hostile files refused with one error line and nothing written.
 @Suite struct CSVExportCommandTests {
-    private func listed(_ cli: CLIRunner) throws -> [[String: Any]] {
-        let json = try JSONSerialization.jsonObject(with: Data(try cli.run("list", "--json").output.utf8)) as? [String: Any]
-        return json?["albums"] as? [[String: Any]] ?? []
-    }
-
     @Test func bothExportsImportAndASecondImportGivesOnlyDuplicates() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -25,11 +20,11 @@ import Testing
         ], to: rym)
         #expect(try cli.run("init").status == 0)
         #expect(try cli.run("import", "--dry-run", discogs.path, rym.path).status == 0)
-        #expect(try listed(cli).isEmpty, "a dry run writes nothing")
+        #expect(try cli.listedAlbums().isEmpty, "a dry run writes nothing")
 
         let first = try cli.run("import", discogs.path, rym.path)
         #expect(first.status == 0 && first.output.contains("3 added"), "\(first.output)\(first.error)")
-        let albums = try listed(cli)
+        let albums = try cli.listedAlbums()
         #expect(albums.map { $0["id"] as? String } == ["discogs:1722539", "discogs:367084", "rym:1234"])
         #expect(albums.map { $0["artist"] as? String } == ["Mono", "Nirvana", "The Beatles"])
         #expect(albums.map { $0["year"] as? String } == ["2009", "", "1969"])
@@ -43,7 +38,7 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.remove() }
         #expect(try cli.run("init", "--starter").status == 0)
-        let before = try listed(cli).count
+        let before = try cli.listedAlbums().count
         let file = cli.folder.appendingPathComponent("collection.csv")
         let good = ExportFixture.discogs(artist: "A", title: "Fine", released: "1991", id: "1")
         switch kind {
@@ -70,8 +65,8 @@ import Testing
         }
         let result = try cli.run("import", file.path)
         #expect(result.status != 0)
-        let errors = result.error.split(separator: "\n").filter { $0.lowercased().hasPrefix("error:") }
+        let errors = result.errorLines
         #expect(errors.count == 1 && errors[0].contains(file.path) && (errors[0].contains("line 4") || errors[0].contains("row 2")), "the good row spans lines 2 and 3: \(result.error)")
-        #expect(try listed(cli).count == before, "nothing imported")
+        #expect(try cli.listedAlbums().count == before, "nothing imported")
     }
 }

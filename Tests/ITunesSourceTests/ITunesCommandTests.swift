@@ -6,12 +6,6 @@ import Testing
 /// `albumkit import Library.xml` through the built binary: what comes in, that a second import
 /// gives only duplicates, covers under `covers.fileRoots`, dry runs, and hostile files.
 @Suite struct ITunesCommandTests {
-    private func albums(_ cli: CLIRunner) throws -> [[String: Any]] {
-        let listed = try cli.run("list", "--json")
-        let json = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any]
-        return json?["albums"] as? [[String: Any]] ?? []
-    }
-
     @Test func importsALibraryOnceAndTheSecondTimeOnlyDuplicates() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -31,7 +25,7 @@ import Testing
 
         let dry = try cli.run("import", "--dry-run", file.path)
         #expect(dry.status == 0, "\(dry.error)")
-        #expect(try albums(cli).isEmpty, "a dry run writes nothing")
+        #expect(try cli.listedAlbums().isEmpty, "a dry run writes nothing")
         let covers = cli.libraryFolder.appendingPathComponent("covers").path
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: covers)) ?? []).isEmpty, "nor stores a cover")
 
@@ -39,7 +33,7 @@ import Testing
         #expect(first.status == 0, "\(first.error)")
         #expect(first.output.contains("2 added"), "\(first.output)")
         #expect(first.error.contains("1 track without an album or an artist skipped"), "\(first.error)")
-        let listed = try albums(cli)
+        let listed = try cli.listedAlbums()
         #expect(listed.map { $0["title"] as? String } == ["OK Computer", "Hits & Misses"])
         #expect(listed.map { $0["artist"] as? String } == ["Radiohead", "Various Artists"])
         #expect(listed.map { $0["id"] as? String } == ["itunes:A1B2C3D4E5F60000", "itunes:A1B2C3D4E5F60002"])
@@ -47,7 +41,7 @@ import Testing
 
         let second = try cli.run("import", file.path)
         #expect(second.status == 0 && second.output.contains("0 added, 2 skipped"), "\(second.output)")
-        #expect(try albums(cli).count == 2)
+        #expect(try cli.listedAlbums().count == 2)
     }
 
     @Test(arguments: ["entity bomb", "external entity", "garbage", "wrong type", "100 MB line"])
@@ -55,7 +49,7 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.remove() }
         #expect(try cli.run("init", "--starter").status == 0)
-        let before = try albums(cli).count
+        let before = try cli.listedAlbums().count
         let secret = cli.folder.appendingPathComponent("secret.txt")
         try Data("TOP-SECRET".utf8).write(to: secret)
         let file = cli.folder.appendingPathComponent("Library.xml")
@@ -81,9 +75,9 @@ import Testing
         }
         let result = try cli.run("import", file.path)
         #expect(result.status != 0)
-        let lines = result.error.split(separator: "\n").filter { $0.lowercased().hasPrefix("error:") }
+        let lines = result.errorLines
         #expect(lines.count == 1 && lines[0].contains(file.path) && lines[0].contains("line "), "\(result.error)")
         #expect(!result.error.contains("TOP-SECRET") && !result.output.contains("TOP-SECRET"))
-        #expect(try albums(cli).count == before, "nothing imported")
+        #expect(try cli.listedAlbums().count == before, "nothing imported")
     }
 }

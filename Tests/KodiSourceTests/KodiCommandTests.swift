@@ -5,11 +5,6 @@ import Testing
 
 /// A Kodi export through the built binary.
 @Suite struct KodiCommandTests {
-    private func listed(_ cli: CLIRunner) throws -> [[String: Any]] {
-        let json = try JSONSerialization.jsonObject(with: Data(try cli.run("list", "--json").output.utf8)) as? [String: Any]
-        return json?["albums"] as? [[String: Any]] ?? []
-    }
-
     @Test func importsTheTreeOnceThenOnlyDuplicatesAndFetchesNothing() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -17,10 +12,10 @@ import Testing
         try KodiFixture.library(in: root)
         #expect(try cli.run("init").status == 0)
         #expect(try cli.run("import", "--dry-run", root.path).status == 0)
-        #expect(try listed(cli).isEmpty, "a dry run writes nothing")
+        #expect(try cli.listedAlbums().isEmpty, "a dry run writes nothing")
         let first = try cli.run("import", root.path)
         #expect(first.status == 0 && first.output.contains("2 added"), "\(first.output)\(first.error)")
-        let albums = try listed(cli)
+        let albums = try cli.listedAlbums()
         #expect(albums.map { $0["title"] as? String } == ["OK Computer", "Collab & Co"])
         #expect(albums.first?["coverUrl"] as? String == "https://assets.fanart.tv/okc.jpg")
         #expect(albums.first?["cover"] as? String != "stored", "no network without --fetch-covers")
@@ -35,11 +30,11 @@ import Testing
         try KodiFixture.library(in: root)
         try KodiFixture.write("<album><title>T</title><year>19x7</year></album>", to: "Zed/album.nfo", in: root)
         #expect(try cli.run("init", "--starter").status == 0)
-        let before = try listed(cli).count
+        let before = try cli.listedAlbums().count
         let result = try cli.run("import", root.path)
         #expect(result.status != 0)
-        let errors = result.error.split(separator: "\n").filter { $0.lowercased().hasPrefix("error:") }
+        let errors = result.errorLines
         #expect(errors.count == 1 && errors[0].contains("Zed/album.nfo line 1"), "\(result.error)")
-        #expect(try listed(cli).count == before)
+        #expect(try cli.listedAlbums().count == before)
     }
 }
