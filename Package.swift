@@ -51,7 +51,6 @@ let package = Package(
             name: "AlbumKitCLI",
             dependencies: [
                 "AlbumKit",
-                "AlbumKitBundle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -119,6 +118,8 @@ let package = Package(
         .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled"]),
         .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "albumkit"]),
+        // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.
+        .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle"]),
         // Sources people already have (SPEC 9): shared readers, then one plugin per format.
         .target(name: "SourceSupport", dependencies: ["AlbumKit"], path: "Plugins/SourceSupport"),
         .target(name: "ITunesSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/ITunesSource"),

@@ -43,6 +43,12 @@ public struct PostgresStorage: StorageBackend {
         }
     }
 
+    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        try await sessions.transaction(readOnly: true) { connection in
+            try await PostgresRows.steps(ids, connection, logger: sessions.log, url: sessions.url)
+        }
+    }
+
     public func beginWrite() async throws -> any StorageWriter {
         try await PostgresWriter.begin(with: sessions, cache: cache)
     }
@@ -52,13 +58,15 @@ public struct PostgresStorage: StorageBackend {
 }
 
 extension StorageBackendFactory {
-    /// `postgres`: the library in a PostgreSQL database named by `storage.url`
-    /// (`postgres://user[:password]@host[:port]/database`), covers inside it.
+    /// `postgres`: the library in a PostgreSQL database named by `storage.postgres.url`
+    /// (`postgres://user[:password]@host[:port]/database`; `storage.url` is read as it too),
+    /// covers inside it.
     public static let postgres = StorageBackendFactory(
-        name: "postgres", summary: "a PostgreSQL database (storage.url) holding albums, covers and history; shareable between hosts"
+        name: "postgres", summary: "a PostgreSQL database (storage.postgres.url) holding albums, covers and history; shareable between hosts",
+        settings: [SettingDeclaration("url", .text, "postgres://user[:password]@host[:port]/database")]
     ) { configuration in
-        guard let url = configuration.storage.url else {
-            throw AlbumKitError(.configuration, "storage.backend is postgres (from \(configuration.origin(of: "storage.backend"))) but storage.url is not set; expected postgres://user[:password]@host[:port]/database")
+        guard let url = configuration.backendSettings("postgres").string("url") else {
+            throw AlbumKitError(.configuration, "storage.backend is postgres (from \(configuration.describeOrigin(of: "storage.backend"))) but storage.postgres.url is not set; expected postgres://user[:password]@host[:port]/database")
         }
         return try PostgresStorage(url: url, lockTimeout: configuration.storage.lockTimeoutSeconds)
     }

@@ -15,22 +15,22 @@ struct PostgresURL: Sendable, CustomStringConvertible {
     init(_ text: String) throws {
         let expected = "expected postgres://user[:password]@host[:port]/database"
         guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? "")
-        else { throw AlbumKitError(.configuration, "storage.url '\(Self.redacted(text))' is not a PostgreSQL URL (\(expected))") }
+        else { throw AlbumKitError(.configuration, "storage.postgres.url '\(Self.redacted(text))' is not a PostgreSQL URL (\(expected))") }
         guard let host = components.host, !host.isEmpty else {
-            throw AlbumKitError(.configuration, "storage.url '\(Self.redacted(text))' names no host (\(expected))")
+            throw AlbumKitError(.configuration, "storage.postgres.url '\(Self.redacted(text))' names no host (\(expected))")
         }
         guard let user = components.user, !user.isEmpty else {
-            throw AlbumKitError(.configuration, "storage.url '\(Self.redacted(text))' names no user (\(expected))")
+            throw AlbumKitError(.configuration, "storage.postgres.url '\(Self.redacted(text))' names no user (\(expected))")
         }
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else {
-            throw AlbumKitError(.configuration, "storage.url '\(Self.redacted(text))' names no database (\(expected))")
+            throw AlbumKitError(.configuration, "storage.postgres.url '\(Self.redacted(text))' names no database (\(expected))")
         }
         guard components.query == nil, components.fragment == nil else {
-            throw AlbumKitError(.configuration, "storage.url '\(Self.redacted(text))': query parameters are not supported (\(expected))")
+            throw AlbumKitError(.configuration, "storage.postgres.url '\(Self.redacted(text))': query parameters are not supported (\(expected))")
         }
         guard let port = components.port ?? 5432 as Int?, (1...65535).contains(port) else {
-            throw AlbumKitError(.configuration, "storage.url '\(Self.redacted(text))' has a bad port (\(expected))")
+            throw AlbumKitError(.configuration, "storage.postgres.url '\(Self.redacted(text))' has a bad port (\(expected))")
         }
         self.host = host
         self.port = port

@@ -45,6 +45,12 @@ public struct SQLiteStorage: StorageBackend {
         }.snapshot
     }
 
+    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        try await database.run(try await database.shared()) { [database] db in
+            try database.transaction(db, immediate: false) { try SQLiteRows.steps(ids, db, path: database.path) }
+        }
+    }
+
     public func beginWrite() async throws -> any StorageWriter {
         try await SQLiteWriter.begin(on: database, cache: cache)
     }
@@ -54,10 +60,11 @@ extension StorageBackendFactory {
     /// `sqlite`: the library in one SQLite database file (default `library.sqlite` in the
     /// library folder, or `storage.path`), covers inside it.
     public static let sqlite = StorageBackendFactory(
-        name: "sqlite", summary: "one SQLite database (library.sqlite, WAL mode) holding albums, covers and history"
+        name: "sqlite", summary: "one SQLite database (library.sqlite, WAL mode) holding albums, covers and history",
+        settings: [.libraryFile("library.sqlite")]
     ) { configuration in
         SQLiteStorage(
-            file: configuration.resolve(configuration.storage.path ?? "library.sqlite"),
+            file: configuration.resolve(configuration.backendSettings("sqlite").string("path") ?? "library.sqlite"),
             lockTimeout: configuration.storage.lockTimeoutSeconds)
     }
 }

@@ -26,13 +26,13 @@ struct CommandContext {
         for subscription in subscriptions { subscription.cancel() }
     }
 
-    /// The storage backend the configuration selects.
-    func storage() throws -> any StorageBackend { try registry.makeStorage(for: configuration) }
-
     /// Opens the library; an absent one is an error that says to run `init`.
     func openLibrary() async throws -> Library {
-        let storage = try storage()
-        logger.debug("opening \(storage.location)")
-        return try await Library.open(storage, hub: hub)
+        try await Library.open(configuration, registry: registry, hub: hub)
+    }
+
+    /// Prints a warning for each cover that could not be fetched.
+    func warn(about summary: CoverFetchSummary?) {
+        for failure in summary?.failures ?? [] { Console.warning("cover of album \(failure.album): \(failure.reason)") }
     }
 }

@@ -23,7 +23,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// The effective configuration: file, then environment, then these flags.
     func loadConfiguration() throws -> Configuration {
-        var loader = ConfigurationLoader(explicitFile: config)
+        var loader = ConfigurationLoader(explicitFile: config, registry: AlbumKitCLI.registry)
         if let library { loader.flags["library"] = (library, "--library") }
         if let backend { loader.flags["storage.backend"] = (backend, "--backend") }
         return try loader.load()

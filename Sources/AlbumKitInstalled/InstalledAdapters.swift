@@ -16,6 +16,7 @@ extension AdapterRegistry {
         var registry = AdapterRegistry.builtIn
         registry.register(StorageBackendFactory.bundle)
         registry.register(BundleSource())
+        registry.register(BundleExporter())
         registry.register(.sqlite)
         registry.register(.postgres)
         registry.register(.httpCovers)

@@ -1,4 +1,4 @@
-import AlbumKit
+@testable import AlbumKit
 import AlbumKitBundle
 import AlbumKitTesting
 import Foundation
@@ -6,8 +6,9 @@ import Testing
 
 /// SPEC 3's backup contract: restore a bundle into an empty library of any backend, export it
 /// again, and the albums, their order and ids, the covers and `state.json` are what they were.
+/// Every backend: json, plist, bundle, sqlite, and postgres when a test server is configured.
 @Suite struct BackupContractTests {
-    static let backends = ["json", "plist", "bundle"]
+    static let backends = ["json", "plist", "bundle", "sqlite"] + (PostgresTestServer.enabled ? ["postgres"] : [])
 
     @Test(arguments: backends) func backupRoundTripsThroughEveryOtherBackend(_ origin: String) async throws {
         let workspace = try Workspace()
@@ -20,8 +21,7 @@ import Testing
         #expect(expected.count == 42, "the bundle should hold albums.json, state.json and 40 covers")
         for target in Self.backends where target != origin {
             let library = try await makeLibrary(target, in: workspace.path("to-\(target)"))
-            _ = try await RestorePipeline(registry: testRegistry(), limits: Limits(), stagingParent: workspace.path("to-\(target)"))
-                .run(first, into: library)
+            try await library.restore(from: first)
             let again = workspace.path("again-\(target).tar.gz")
             try await export(library, to: again)
             let actual = try unpack(again, in: workspace.path("again-\(target)"))
@@ -36,9 +36,8 @@ import Testing
         var configuration = Configuration(environment: [:])
         configuration.library = folder.path
         configuration.storage.backend = backend
-        let storage = try testRegistry().makeStorage(for: configuration)
-        try await storage.create()
-        return try await Library.open(storage, hub: NotificationHub())
+        if backend == "postgres" { configuration.storage.url = try PostgresTestServer.freshDatabase() }
+        return try await Library.create(configuration, registry: testRegistry(), hub: NotificationHub())
     }
 
     /// 500 albums with unicode, 40 covers, a selection and some history.
@@ -63,7 +62,7 @@ import Testing
     }
 
     private func export(_ library: Library, to url: URL) async throws {
-        try await BundleWriter(compression: .gzip, generator: "test").write(await library.snapshot, covers: library.storage.covers, to: url)
+        try await library.export(to: url)
     }
 
     /// The bundle's files other than the manifest and checksums (which carry the time).

@@ -1,4 +1,4 @@
-import AlbumKit
+@testable import AlbumKit
 import AlbumKitBundle
 import AlbumKitInstalled
 import AlbumKitTesting
@@ -190,10 +190,8 @@ struct LibraryFixture {
         var configuration = Configuration(environment: [:])
         configuration.library = folder.path
         configuration.storage.backend = backend
-        let storage = try registry.makeStorage(for: configuration)
-        try await storage.create()
-        let library = try await Library.open(storage, hub: NotificationHub())
-        let key = try await storage.covers.put(Data("existing cover".utf8), fileExtension: "png")
+        let library = try await Library.create(configuration, registry: registry, hub: NotificationHub())
+        let key = try await library.storage.covers.put(Data("existing cover".utf8), fileExtension: "png")
         try await library.add(AlbumRecord(id: "kept-1", title: "Before", artist: "Someone", coverUrl: key.bundlePath))
         try await library.add(AlbumRecord(title: "Also before", artist: "Someone else"))
         try await library.select(.position(1))
@@ -201,7 +199,9 @@ struct LibraryFixture {
     }
 
     func importing(_ inputs: [URL], limits: Limits = Limits()) async throws -> ImportSummary {
-        try await ImportPipeline(registry: registry, limits: limits, stagingParent: folder).run(inputs, into: library)
+        var configuration = library.configuration
+        configuration.limits = limits
+        return try await ImportPipeline(registry: registry, configuration: configuration).run(inputs, into: library).summary
     }
 }
 

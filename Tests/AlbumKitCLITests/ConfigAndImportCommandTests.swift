@@ -82,7 +82,7 @@ import Testing
         try Data(#"[{"title": "A", "artist": "B"}]"#.utf8).write(to: json)
         let before = try Data(contentsOf: cli.libraryFolder.appendingPathComponent("library.json"))
         let result = try cli.run("import", "--dry-run", json.path)
-        #expect(result.output.contains("Would import: 1 added"))
+        #expect(result.output.contains("Would import: 1 new, 0 duplicate"), "\(result.output)")
         #expect(try Data(contentsOf: cli.libraryFolder.appendingPathComponent("library.json")) == before)
     }
 

@@ -65,7 +65,12 @@ import Testing
         ("storage:\n  bakend: json\n", "unknown key 'storage.bakend'"),
         ("colour: blue\n", "unknown key 'colour'"),
         ("covers:\n  concurrency: many\n", "covers.concurrency"),
-        ("storage:\n  format: yaml\n", "storage.format"),
+        ("storage:\n  backend: plist\n  format: yaml\n", "storage.format"),
+        ("storage:\n  lockTimeout: 3\n", "line 2: unknown key 'storage.lockTimeout' (did you mean 'storage.lockTimeoutSeconds'?)"),
+        ("covers:\n  allowedSchemes: [https, gopher]\n", "covers.allowedSchemes: 'gopher' is not allowed; allowed: https, http, file"),
+        ("storage:\n  json:\n    pth: x.json\n", "line 3: unknown key 'storage.json.pth' (did you mean 'storage.json.path'?)"),
+        ("import:\n  stages: validate\n  order: 1\n", "line 3: unknown key 'import.order'"),
+        ("plugins:\n  commands:\n    - {name: x, kind: painter, run: [x]}\n", "'kind' must be one of source, stage, fetcher"),
         ("storage: json\n", "'storage' must be a mapping"),
         ("storage: [\n", "not valid YAML"),
     ])
@@ -77,6 +82,49 @@ import Testing
             let text = "\(error)"
             return text.contains(expected) && text.contains(file)
         }
+    }
+
+    /// A plugin's own keys: declared by its factory, checked like the core's, overridable from
+    /// the environment, with their defaults.
+    @Test func pluginKeysAreDeclaredCheckedAndOverridable() throws {
+        var registry = AdapterRegistry.builtIn
+        registry.register(ImportStageFactory(
+            name: "genre-map", summary: "test",
+            settings: [
+                SettingDeclaration("table", .map, "genre → genre"),
+                SettingDeclaration("caseSensitive", .flag, default: .text("false"), "match case"),
+            ]) { _ in NormalizeStage() })
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try write("plugins:\n  genre-map:\n    table: {rock: Rock, pop: Pop}\n", in: folder)
+        var loader = loader(folder, env: ["ALBUMKIT_PLUGINS_GENRE_MAP_CASE_SENSITIVE": "true"])
+        loader.registry = registry
+        let configuration = try loader.load()
+        let settings = configuration.settings(for: "genre-map")
+        #expect(settings.map("table") == ["rock": "Rock", "pop": "Pop"])
+        #expect(settings.flag("caseSensitive") == true)
+        #expect(configuration.origin(of: "plugins.genre-map.caseSensitive") == .environment("ALBUMKIT_PLUGINS_GENRE_MAP_CASE_SENSITIVE"))
+        #expect(configuration.describeOrigin(of: "plugins.genre-map.table") == "file \(file), line 3")
+        _ = try write("plugins:\n  genre-map:\n    tabel: {}\n", in: folder)
+        #expect { try loader.load() } throws: { "\($0)".contains("line 3: unknown key 'plugins.genre-map.tabel' (did you mean 'plugins.genre-map.table'?)") }
+        _ = try write("plugins:\n  genre-mop:\n    table: {}\n", in: folder)
+        #expect { try loader.load() } throws: { "\($0)".contains("unknown key 'plugins.genre-mop' (did you mean 'plugins.genre-map'?)") }
+        loader.environment["ALBUMKIT_PLUGINS_GENRE_MAP_CASE_SENSITIVE"] = "perhaps"
+        _ = try write("", in: folder)
+        #expect { try loader.load() } throws: { "\($0)".contains("plugins.genre-map.caseSensitive (from environment ALBUMKIT_PLUGINS_GENRE_MAP_CASE_SENSITIVE): must be true or false") }
+    }
+
+    /// Files written for the earlier, flat storage keys still load: `storage.path`,
+    /// `storage.url` and `storage.format` are read as the selected backend's own keys.
+    @Test func earlierStorageKeysAreReadAsTheBackendsOwn() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try write("storage:\n  backend: plist\n  path: old.plist\n  format: binary\n  url: ignored\n", in: folder)
+        let configuration = try loader(folder).load()
+        #expect(configuration.backendSettings().string("path") == "old.plist")
+        #expect(configuration.backendSettings().string("format") == "binary")
+        _ = try write("storage:\n  backend: plist\n  path: old.plist\n  plist:\n    path: new.plist\n", in: folder)
+        #expect(try loader(folder).load().backendSettings().string("path") == "new.plist", "the backend's own key wins over the alias")
     }
 
     @Test func badEnvironmentValueNamesTheVariable() throws {

@@ -24,7 +24,8 @@ import Testing
         #expect(try cli.run("init").status == 0)
 
         let dry = try cli.run("import", "--dry-run", file.path)
-        #expect(dry.status == 0, "\(dry.error)")
+        #expect(dry.status == 0 && dry.output.contains("2 new"), "\(dry.output)\(dry.error)")
+        #expect(dry.output.contains("'OK Computer' by Radiohead (1997)"), "the plan names each album: \(dry.output)")
         #expect(try cli.listedAlbums().isEmpty, "a dry run writes nothing")
         let covers = cli.libraryFolder.appendingPathComponent("covers").path
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: covers)) ?? []).isEmpty, "nor stores a cover")

@@ -61,7 +61,7 @@ struct PostgresCommandTests {
     func aBadURLIsOneClearErrorLine(_ url: String) throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
-        expectOneErrorLine(try cli.run(["list"], environment: Self.environment(url)), naming: "storage.url")
+        expectOneErrorLine(try cli.run(["list"], environment: Self.environment(url)), naming: "storage.postgres.url")
     }
 
     @Test func aStoppedServerIsOneErrorLineNamingHostAndPort() throws {

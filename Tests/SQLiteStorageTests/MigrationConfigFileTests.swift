@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitTesting
+import SQLiteStorage
 import Foundation
 import Testing
 
@@ -33,14 +34,15 @@ import Testing
             # trailing comment
             covers: {concurrency: 2}
             """
-        let (text, kept) = try write(original, [("backend", "postgres"), ("path", nil), ("url", "postgres://me:p@ss@db:5432/albums")])
+        let (text, kept) = try write(original, [("backend", "postgres"), ("path", nil), ("postgres.url", "postgres://me:p@ss@db:5432/albums")])
         #expect(kept)
         #expect(text == """
             # top comment
             storage:
                 backend: postgres  # the old one
                 lockTimeoutSeconds: 5
-                url: postgres://me:p@ss@db:5432/albums
+                postgres:
+                  url: postgres://me:p@ss@db:5432/albums
             # trailing comment
             covers: {concurrency: 2}
 
@@ -48,19 +50,29 @@ import Testing
     }
 
     @Test func aSectionWithoutStorageGetsOneAppended() throws {
-        let (text, _) = try write("library: ~/music\n", [("backend", "sqlite"), ("path", "a b.sqlite")])
-        #expect(text == "library: ~/music\nstorage:\n  backend: sqlite\n  path: \"a b.sqlite\"\n")
+        let (text, _) = try write("library: ~/music\n", [("backend", "sqlite"), ("sqlite.path", "a b.sqlite")])
+        #expect(text == "library: ~/music\nstorage:\n  backend: sqlite\n  sqlite:\n    path: \"a b.sqlite\"\n")
+    }
+
+    @Test func aBackendSectionThatExistsIsEditedInPlace() throws {
+        let original = "storage:\n  backend: json\n  sqlite:\n    path: old.sqlite # mine\n  lockTimeoutSeconds: 2\n"
+        let (text, kept) = try write(original, [("backend", "sqlite"), ("sqlite.path", "new.sqlite")])
+        #expect(kept)
+        #expect(text == "storage:\n  backend: sqlite\n  sqlite:\n    path: new.sqlite # mine\n  lockTimeoutSeconds: 2\n")
     }
 
     @Test func aFlowStyleStorageSectionIsRewrittenAndSaysCommentsWentAway() throws {
-        let (text, kept) = try write("# note\nstorage: {backend: json, path: x.json, lockTimeoutSeconds: 4}\n", [("backend", "sqlite"), ("path", nil)])
+        let (text, kept) = try write("# note\nstorage: {backend: json, path: x.json, lockTimeoutSeconds: 4}\n", [("backend", "sqlite"), ("path", nil), ("sqlite.path", "y.sqlite")])
         #expect(!kept)
         let folder = try TemporaryFolder("config-read")
         defer { folder.remove() }
         try text.write(to: folder.path("config.yaml"), atomically: true, encoding: .utf8)
-        let configuration = try ConfigurationLoader(explicitFile: folder.path("config.yaml").path, environment: [:]).load()
+        var registry = AdapterRegistry.builtIn
+        registry.register(.sqlite)
+        let configuration = try ConfigurationLoader(explicitFile: folder.path("config.yaml").path, environment: [:], registry: registry).load()
         #expect(configuration.storage.backend == "sqlite")
         #expect(configuration.storage.path == nil)
+        #expect(configuration.backendSettings("sqlite").string("path") == "y.sqlite")
         #expect(configuration.storage.lockTimeoutSeconds == 4)
     }
 }

@@ -66,7 +66,8 @@ import Testing
             library: lib   # next to this file
             storage:
               backend: sqlite   # was json
-              path: albums.sqlite
+              sqlite:
+                path: albums.sqlite
             covers:
               concurrency: 2
 

@@ -1,4 +1,7 @@
-/// Names → adapters: storage backends, album sources and cover fetchers.
+import Foundation
+
+/// Names → adapters: storage backends, album sources, import stages, exporters and cover
+/// fetchers.
 ///
 /// Built-ins register through exactly the calls a plugin or an outside package uses
 /// (`registry.register(.json)`, `registry.register(.sqlite)`), as fluent's
@@ -7,19 +10,59 @@ public struct AdapterRegistry: Sendable {
     public private(set) var storageBackends: [String: StorageBackendFactory] = [:]
     public private(set) var albumSources: [any AlbumSource] = []
     public private(set) var coverFetchers: [String: CoverFetcherFactory] = [:]
+    public private(set) var importStages: [String: ImportStageFactory] = [:]
+    public private(set) var exporters: [any Exporter] = []
+    /// The cover fetchers' names in registration order: the default fetcher chain.
+    public private(set) var coverFetcherOrder: [String] = []
+    /// Settings sections declared by modules rather than adapters (`serve`).
+    public private(set) var declaredSections: [String: [SettingDeclaration]] = [:]
 
     /// An empty registry.
     public init() {}
 
     /// Registers a storage backend under its name, replacing one of the same name.
     public mutating func register(_ factory: StorageBackendFactory) { storageBackends[factory.name] = factory }
-    /// Registers an album source; sources are asked in registration order.
+    /// Registers an album source, replacing one of the same name. Among sources that
+    /// recognise an input equally well, the one registered first reads it.
     public mutating func register(_ source: any AlbumSource) {
-        albumSources.removeAll { $0.name == source.name }
-        albumSources.append(source)
+        if let index = albumSources.firstIndex(where: { $0.name == source.name }) {
+            albumSources[index] = source
+        } else {
+            albumSources.append(source)
+        }
     }
     /// Registers a cover fetcher under its name.
-    public mutating func register(_ factory: CoverFetcherFactory) { coverFetchers[factory.name] = factory }
+    public mutating func register(_ factory: CoverFetcherFactory) {
+        if coverFetchers[factory.name] == nil { coverFetcherOrder.append(factory.name) }
+        coverFetchers[factory.name] = factory
+    }
+    /// Declares the settings of a section that belongs to a module, not to an adapter (the
+    /// server's `serve.*`): the loader accepts them, `config show` lists them.
+    public mutating func declare(section: String, _ settings: [SettingDeclaration]) {
+        declaredSections[section, default: []] += settings
+    }
+
+    /// Every section of settings the registered adapters and modules declared:
+    /// `storage.<backend>` for backends, `plugins.<name>` for the others, and module sections.
+    public var settingSections: [String: [SettingDeclaration]] {
+        var sections = declaredSections
+        for factory in storageBackends.values { sections["storage.\(factory.name)", default: []] += factory.settings }
+        var plugins: [(String, [SettingDeclaration])] = coverFetchers.values.map { ($0.name, $0.settings) }
+        plugins += importStages.values.map { ($0.name, $0.settings) }
+        plugins += albumSources.map { ($0.name, $0.settings) } + exporters.map { ($0.name, $0.settings) }
+        for (name, settings) in plugins where !settings.isEmpty {
+            let section = "plugins.\(name)"
+            sections[section, default: []] += settings.filter { new in !(sections[section] ?? []).contains { $0.key == new.key } }
+        }
+        return sections
+    }
+    /// Registers an import stage under its name; `import.stages` names it to run it.
+    public mutating func register(_ factory: ImportStageFactory) { importStages[factory.name] = factory }
+    /// Registers an exporter, replacing one of the same name; its file endings choose it.
+    public mutating func register(_ exporter: any Exporter) {
+        exporters.removeAll { $0.name == exporter.name }
+        exporters.append(exporter)
+    }
 
     /// The storage backend `configuration` selects.
     public func makeStorage(for configuration: Configuration) throws -> any StorageBackend {
@@ -45,22 +88,84 @@ public struct AdapterRegistry: Sendable {
     public func source(named name: String) -> (any AlbumSource)? {
         albumSources.first { $0.name == name }
     }
+
+    /// The exporter whose file ending `path` has (the longest that fits); an error listing the
+    /// registered endings when none does.
+    public func exporter(for path: String) throws(AlbumKitError) -> any Exporter {
+        let name = path.lowercased()
+        var best: (exporter: any Exporter, length: Int)?
+        for exporter in exporters {
+            for ending in exporter.fileEndings where name.hasSuffix(ending.lowercased()) && ending.count > (best?.length ?? 0) {
+                best = (exporter, ending.count)
+            }
+        }
+        guard let best else {
+            throw AlbumKitError(.unsupported, "\(path): cannot tell what to write from the name; use one of \(exportEndings.joined(separator: ", "))")
+        }
+        return best.exporter
+    }
+
+    /// Every file ending an exporter writes, in registration order.
+    public var exportEndings: [String] { exporters.flatMap(\.fileEndings) }
 }
 
 /// Makes an adapter from a context; registered under ``name``. One type for every kind of
-/// adapter — ``StorageBackendFactory`` and ``CoverFetcherFactory`` are its two uses.
+/// adapter made per use — ``StorageBackendFactory``, ``CoverFetcherFactory`` and
+/// ``ImportStageFactory`` are its uses.
 public struct AdapterFactory<Context, Adapter>: Sendable {
-    /// The name configuration selects it by (`storage.backend`, `covers.fetchers`).
+    /// The name configuration selects it by (`storage.backend`, `covers.fetchers`, `import.stages`).
     public let name: String
     /// One line for `albumkit plugins`.
     public let summary: String
+    /// The plugin's version, when it has its own.
+    public let version: String?
+    /// Where it comes from: the module that declared it, or the program behind it.
+    public let origin: AdapterOrigin
+    /// The settings it reads (`plugins.<name>.*`, or `storage.<name>.*` for a backend).
+    public let settings: [SettingDeclaration]
     /// Builds the adapter.
     public let make: @Sendable (Context) throws -> Adapter
 
-    public init(name: String, summary: String, make: @escaping @Sendable (Context) throws -> Adapter) {
+    /// A factory; its origin is the module of the file that declares it unless given.
+    public init(
+        name: String, summary: String, version: String? = nil, origin: AdapterOrigin? = nil,
+        settings: [SettingDeclaration] = [], declaredIn fileID: String = #fileID,
+        make: @escaping @Sendable (Context) throws -> Adapter
+    ) {
         self.name = name
         self.summary = summary
+        self.version = version
+        self.origin = origin ?? AdapterOrigin(module: String(fileID.prefix { $0 != "/" }))
+        self.settings = settings
         self.make = make
+    }
+}
+
+/// Where an adapter comes from, for `albumkit plugins` and `pipeline show`.
+public enum AdapterOrigin: Sendable, Hashable, CustomStringConvertible {
+    /// The AlbumKit core or its bundle module.
+    case builtIn
+    /// A Swift module (a plugin product of this repository or of an outside package).
+    case package(String)
+    /// A program spoken to over standard input and output.
+    case process(String)
+
+    /// The origin of an adapter declared in `module`.
+    public init(module: String) {
+        self = ["AlbumKit", "AlbumKitBundle"].contains(module) ? .builtIn : .package(module)
+    }
+
+    /// The origin of `adapter`, from the module its type is declared in.
+    public init(of adapter: Any) {
+        self.init(module: String(String(reflecting: type(of: adapter)).prefix { $0 != "." }))
+    }
+
+    public var description: String {
+        switch self {
+        case .builtIn: "built-in"
+        case .package(let module): "package \(module)"
+        case .process(let command): "process \(command)"
+        }
     }
 }
 
@@ -69,5 +174,3 @@ public typealias StorageBackendFactory = AdapterFactory<Configuration, any Stora
 
 /// Makes a cover fetcher from the configuration and the library's store.
 public typealias CoverFetcherFactory = AdapterFactory<CoverFetcherContext, any CoverFetcher>
-
-import Foundation

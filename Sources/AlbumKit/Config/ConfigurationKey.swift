@@ -10,10 +10,15 @@ public struct ConfigurationKey: Sendable {
     let render: @Sendable (Configuration) -> String
 
     /// `ALBUMKIT_<SECTION>_<KEY>` in upper snake case.
-    public var environmentName: String {
+    public var environmentName: String { Self.environmentName(for: name) }
+
+    /// The environment variable of the dotted key `name`: `ALBUMKIT_` and the name in upper
+    /// snake case (`storage.lockTimeoutSeconds` → `ALBUMKIT_STORAGE_LOCK_TIMEOUT_SECONDS`,
+    /// `plugins.genre-map.table` → `ALBUMKIT_PLUGINS_GENRE_MAP_TABLE`).
+    public static func environmentName(for name: String) -> String {
         var result = "ALBUMKIT_"
         for character in name {
-            if character == "." {
+            if character == "." || character == "-" {
                 result += "_"
             } else if character.isUppercase {
                 result += "_" + String(character)
@@ -27,16 +32,16 @@ public struct ConfigurationKey: Sendable {
     /// The value of this key in `configuration`, as `config show` prints it.
     public func value(in configuration: Configuration) -> String { render(configuration) }
 
-    /// Every key, in the order `config show` lists them.
+    /// Every key of the core, in the order `config show` lists them.
     public static let all: [ConfigurationKey] = [
         .text("library", \.library),
         .text("storage.backend", \.storage.backend),
-        .optionalText("storage.path", \.storage.path),
-        .choice("storage.format", \.storage.format, ["xml", "binary"]),
-        .optionalText("storage.url", \.storage.url),
         .number("storage.lockTimeoutSeconds", \.storage.lockTimeoutSeconds),
-        .list("covers.fetchers", \.covers.fetchers),
-        .list("covers.allowedSchemes", \.covers.allowedSchemes),
+        .optionalText("storage.path", \.storage.path),
+        .optionalText("storage.url", \.storage.url),
+        .optionalText("storage.format", \.storage.format),
+        .optionalList("covers.fetchers", \.covers.fetchers),
+        .list("covers.allowedSchemes", \.covers.allowedSchemes, choices: ["https", "http", "file"]),
         .list("covers.fileRoots", \.covers.fileRoots),
         .integer("covers.maxBytes", \.covers.maxBytes),
         .integer("covers.concurrency", \.covers.concurrency, minimum: 1),
@@ -44,12 +49,18 @@ public struct ConfigurationKey: Sendable {
         .integer("limits.coverBytes", \.limits.coverBytes),
         .integer("limits.listBytes", \.limits.listBytes),
         .integer("limits.archiveBytes", \.limits.archiveBytes),
+        .list("import.stages", \.importStages),
+        .number("plugins.timeoutSeconds", \.plugins.timeoutSeconds),
     ]
+
+    /// The keys that are read as the selected storage backend's own keys (`storage.path` →
+    /// `storage.<backend>.path`), kept so earlier configuration files still load.
+    static let storageAliases: Set<String> = ["storage.path", "storage.url", "storage.format"]
 
     /// The key called `name`, if there is one.
     public static func named(_ name: String) -> ConfigurationKey? { all.first { $0.name == name } }
 
-    /// The section names (`storage`, `covers`, `limits`).
+    /// The core's section names (`storage`, `covers`, `limits`, `import`, `plugins`).
     static let sections: Set<String> = Set(all.compactMap { $0.name.split(separator: ".").count == 2 ? String($0.name.split(separator: ".")[0]) : nil })
 }
 
@@ -57,6 +68,7 @@ public struct ConfigurationKey: Sendable {
 enum ConfigurationValue {
     case scalar(String)
     case list([String])
+    case map([String: String])
 
     /// The items of a list; a scalar is a comma-separated list (as in environment variables).
     var items: [String] {
@@ -64,6 +76,16 @@ enum ConfigurationValue {
         case .list(let items): items
         case .scalar(let text):
             text.split(separator: ",").map { String($0).trimmingWhiteSpace() }.filter { !$0.isEmpty }
+        case .map(let pairs): pairs.keys.sorted()
+        }
+    }
+
+    /// What the value is, in words.
+    var shape: String {
+        switch self {
+        case .scalar: "single value"
+        case .list: "list"
+        case .map: "mapping"
         }
     }
 }
@@ -75,7 +97,7 @@ struct ConfigurationProblem: Error {
 
 extension ConfigurationKey {
     private static func scalar(_ value: ConfigurationValue) throws(ConfigurationProblem) -> String {
-        guard case .scalar(let text) = value else { throw ConfigurationProblem(message: "expects a single value, not a list") }
+        guard case .scalar(let text) = value else { throw ConfigurationProblem(message: "expects a single value, not a \(value.shape)") }
         return text
     }
 
@@ -91,7 +113,7 @@ extension ConfigurationKey {
         Self(name: name, assign: { config, value throws(ConfigurationProblem) in
             let text = try scalar(value)
             config[keyPath: path] = text.isEmpty ? nil : text
-        }, render: { $0[keyPath: path] ?? "(backend default)" })
+        }, render: { $0[keyPath: path] ?? "(not set)" })
     }
 
     static func choice(_ name: String, _ path: ConfigurationPath<String>, _ choices: [String]) -> Self {
@@ -104,9 +126,19 @@ extension ConfigurationKey {
         }, render: { $0[keyPath: path] })
     }
 
-    static func list(_ name: String, _ path: ConfigurationPath<[String]>) -> Self {
+    static func list(_ name: String, _ path: ConfigurationPath<[String]>, choices: [String]? = nil) -> Self {
+        Self(name: name, assign: { config, value throws(ConfigurationProblem) in
+            let items = value.items
+            if let choices, let bad = items.first(where: { !choices.contains($0) }) {
+                throw ConfigurationProblem(message: "'\(bad)' is not allowed; allowed: \(choices.joined(separator: ", "))")
+            }
+            config[keyPath: path] = items
+        }, render: { "[" + $0[keyPath: path].joined(separator: ", ") + "]" })
+    }
+
+    static func optionalList(_ name: String, _ path: ConfigurationPath<[String]?>) -> Self {
         Self(name: name, assign: { config, value in config[keyPath: path] = value.items },
-             render: { "[" + $0[keyPath: path].joined(separator: ", ") + "]" })
+             render: { $0[keyPath: path].map { "[" + $0.joined(separator: ", ") + "]" } ?? "(every registered one)" })
     }
 
     static func integer<N: FixedWidthInteger & Sendable>(

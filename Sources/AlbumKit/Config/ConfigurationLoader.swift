@@ -3,7 +3,10 @@ import Yams
 
 /// Builds the effective ``Configuration`` from the embedded defaults, the first YAML file
 /// found (SPEC 4), the environment, and flags — each layer overriding the one before.
-/// Unknown keys and bad values are errors naming the key and where it came from.
+///
+/// Every key is checked against the core's keys and those the registered plugins declared
+/// (`registry`): an unknown key is an error naming it, the file, the line and the closest
+/// known key; a bad value names the key and what is allowed.
 public struct ConfigurationLoader: Sendable {
     /// `--config PATH`, if given.
     public var explicitFile: String?
@@ -13,14 +16,17 @@ public struct ConfigurationLoader: Sendable {
     public var workingDirectory: String
     /// Flag overrides: key name → (value, flag as typed).
     public var flags: [String: (value: String, flag: String)] = [:]
+    /// The adapters whose declared settings the configuration may hold.
+    public var registry: AdapterRegistry
 
     public init(
         explicitFile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-        workingDirectory: String = FileManager.default.currentDirectoryPath
+        workingDirectory: String = FileManager.default.currentDirectoryPath, registry: AdapterRegistry = .builtIn
     ) {
         self.explicitFile = explicitFile
         self.environment = environment
         self.workingDirectory = workingDirectory
+        self.registry = registry
     }
 
     /// The configuration file that applies, or nil for none. An explicitly named file
@@ -38,80 +44,98 @@ public struct ConfigurationLoader: Sendable {
     }
 
     /// `$XDG_CONFIG_HOME`, or `~/.config`.
-    public var configHome: String {
-        if let home = environment["XDG_CONFIG_HOME"], home.hasPrefix("/") { return home }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-    }
+    public var configHome: String { Configuration.configHome(environment: environment) }
 
     /// The effective configuration.
     public func load() throws(AlbumKitError) -> Configuration {
         var configuration = Configuration(environment: environment)
+        configuration.declarations = registry.settingSections
         if let file = try configurationFile() {
             configuration.file = file
-            try applyFile(file, to: &configuration)
+            try ConfigurationFileReader(path: file, registry: registry).apply(to: &configuration)
+            if configuration.origins["library"] != nil {
+                configuration.library = expand(configuration.library, relativeTo: (file as NSString).deletingLastPathComponent)
+            }
         }
-        for key in ConfigurationKey.all {
-            let variable = key.environmentName
-            guard let text = environment[variable] else { continue }
-            try assign(key, .scalar(text), origin: .environment(variable), to: &configuration)
-        }
+        try applyEnvironment(to: &configuration)
         for (name, override) in flags {
             guard let key = ConfigurationKey.named(name) else { continue }
             try assign(key, .scalar(override.value), origin: .flag(override.flag), to: &configuration)
         }
-        configuration.library = expand(configuration.library, origin: configuration.origin(of: "library"))
+        if case .file = configuration.origin(of: "library") {} else {
+            configuration.library = expand(configuration.library, relativeTo: workingDirectory)
+        }
+        applyFolderMarker(to: &configuration)
+        try checkStorageAliases(configuration)
         return configuration
     }
 
-    private func applyFile(_ path: String, to configuration: inout Configuration) throws(AlbumKitError) {
-        let text: String
-        let root: Node?
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-            root = try Yams.compose(yaml: text)
-        } catch {
-            throw .configuration("configuration file \(path) is not valid YAML: \(error)")
+    /// `ALBUMKIT_<SECTION>_<KEY>` for every core key and every declared plugin key (and the
+    /// keys a process plugin's section sets in the file).
+    private func applyEnvironment(to configuration: inout Configuration) throws(AlbumKitError) {
+        for key in ConfigurationKey.all {
+            guard let text = environment[key.environmentName] else { continue }
+            try assign(key, .scalar(text), origin: .environment(key.environmentName), to: &configuration)
         }
-        guard let root else { return }
-        guard let mapping = root.mapping else {
-            throw .configuration("configuration file \(path): the top level must be a mapping of keys")
+        var sections = configuration.declarations.mapValues { $0.map { ($0.key, Optional($0.kind)) } }
+        for command in configuration.plugins.commands {
+            let keys = configuration.sectionValues["plugins.\(command.name)"]?.values.keys.sorted() ?? []
+            sections["plugins.\(command.name)", default: []] += keys.map { ($0, nil) }
         }
-        for (keyNode, valueNode) in mapping {
-            let name = keyNode.string ?? ""
-            if ConfigurationKey.sections.contains(name) {
-                if valueNode.null != nil { continue }
-                guard let section = valueNode.mapping else {
-                    throw .configuration("configuration file \(path), line \(line(keyNode)): '\(name)' must be a mapping of keys")
-                }
-                for (innerKey, innerValue) in section {
-                    try applyFileKey(name + "." + (innerKey.string ?? ""), innerKey, innerValue, path, &configuration)
-                }
-            } else {
-                try applyFileKey(name, keyNode, valueNode, path, &configuration)
+        for (section, keys) in sections {
+            for (key, kind) in keys {
+                let name = "\(section).\(key)"
+                let variable = ConfigurationKey.environmentName(for: name)
+                guard let text = environment[variable] else { continue }
+                let value = try SettingValue.parse(.scalar(text), as: kind, key: name, origin: "environment \(variable)")
+                configuration.sectionValues[section, default: PluginSettings()].set(key, value)
+                configuration.origins[name] = .environment(variable)
             }
         }
     }
 
-    private func applyFileKey(
-        _ name: String, _ keyNode: Node, _ valueNode: Node, _ path: String, _ configuration: inout Configuration
-    ) throws(AlbumKitError) {
-        guard let key = ConfigurationKey.named(name) else {
-            let known = ConfigurationKey.all.map(\.name).joined(separator: ", ")
-            throw .configuration("configuration file \(path), line \(line(keyNode)): unknown key '\(name)' (known keys: \(known))")
+    /// A library folder named by a flag or the environment says which backend holds it (its
+    /// marker, else the one default library file it holds), unless a flag names the backend.
+    private func applyFolderMarker(to configuration: inout Configuration) {
+        switch configuration.origin(of: "library") {
+        case .flag, .environment: break
+        default: return
         }
-        let value: ConfigurationValue
-        if let sequence = valueNode.sequence {
-            value = .list(sequence.map { $0.string ?? "" })
-        } else if valueNode.null != nil {
-            return
-        } else if let text = valueNode.string {
-            value = .scalar(text)
-        } else {
-            throw .configuration("configuration file \(path), line \(line(keyNode)): '\(name)' must not be a mapping")
+        if case .flag = configuration.origin(of: "storage.backend") { return }
+        let folder = configuration.libraryDirectory
+        let origin = Configuration.Origin.file(folder.appendingPathComponent(LibraryFolderMarker.fileName).path)
+        if let marked = LibraryFolderMarker.read(in: folder), registry.storageBackends[marked.backend] != nil {
+            configuration.storage.backend = marked.backend
+            configuration.origins["storage.backend"] = origin
+            let declared = configuration.declarations["storage.\(marked.backend)"] ?? []
+            for (key, value) in marked.settings where declared.contains(where: { $0.key == key }) {
+                if configuration.sectionValues["storage.\(marked.backend)"]?.values[key] == nil {
+                    configuration.sectionValues["storage.\(marked.backend)", default: PluginSettings()].set(key, .text(value))
+                    configuration.origins["storage.\(marked.backend).\(key)"] = origin
+                }
+            }
+            configuration.storage.path = nil
+            configuration.storage.url = nil
+            configuration.storage.format = nil
+        } else if let found = LibraryFolderMarker.detect(in: folder, declarations: configuration.declarations),
+            found != configuration.storage.backend
+        {
+            configuration.storage.backend = found
+            configuration.origins["storage.backend"] = .file(folder.path)
         }
-        try assign(key, value, origin: .file(path), to: &configuration)
-        if name == "library" {
-            configuration.library = expand(configuration.library, relativeTo: (path as NSString).deletingLastPathComponent)
+    }
+
+    /// `storage.path`, `storage.url` and `storage.format` must fit the selected backend where it
+    /// declares the key (a key it does not declare is left unused, so older files still load).
+    private func checkStorageAliases(_ configuration: Configuration) throws(AlbumKitError) {
+        let backend = configuration.storage.backend
+        let declared = configuration.declarations["storage.\(backend)"] ?? []
+        let aliases = [("path", configuration.storage.path), ("url", configuration.storage.url), ("format", configuration.storage.format)]
+        for (key, value) in aliases {
+            guard let value, configuration.sectionValues["storage.\(backend)"]?.values[key] == nil,
+                let declaration = declared.first(where: { $0.key == key })
+            else { continue }
+            _ = try SettingValue.parse(.scalar(value), as: declaration.kind, key: "storage.\(key)", origin: configuration.describeOrigin(of: "storage.\(key)"))
         }
     }
 
@@ -127,14 +151,7 @@ public struct ConfigurationLoader: Sendable {
         configuration.origins[key.name] = origin
     }
 
-    private func line(_ node: Node) -> Int { (node.mark?.line ?? 0) }
-
     private func absolute(_ path: String) -> String { expand(path, relativeTo: workingDirectory) }
-
-    private func expand(_ path: String, origin: Configuration.Origin) -> String {
-        if case .file = origin { return path }  // already resolved against the file's folder
-        return expand(path, relativeTo: workingDirectory)
-    }
 
     /// `~` expanded, relative paths resolved against `base`, `.` and `..` folded.
     private func expand(_ path: String, relativeTo base: String) -> String {
@@ -144,5 +161,59 @@ public struct ConfigurationLoader: Sendable {
         }
         if !path.hasPrefix("/") { path = base + "/" + path }
         return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}
+
+/// Turning a value as a file, variable or flag gives it into a declared setting's value.
+enum SettingValue {
+    /// `value` as a value of `kind` (nil: any shape, for a process plugin's keys); an error
+    /// names `key`, `origin` and what is allowed.
+    static func parse(
+        _ value: ConfigurationValue, as kind: SettingDeclaration.Kind?, key: String, origin: String
+    ) throws(AlbumKitError) -> PluginSettings.Value {
+        func refuse(_ what: String) -> AlbumKitError {
+            AlbumKitError(.configuration, "\(key) (from \(origin)): \(what)")
+        }
+        guard let kind else {
+            switch value {
+            case .scalar(let text): return .text(text)
+            case .list(let items): return .list(items)
+            case .map(let pairs): return .map(pairs)
+            }
+        }
+        switch (kind, value) {
+        case (.list, _):
+            return .list(value.items)
+        case (.map, .map(let pairs)):
+            return .map(pairs)
+        case (.map, .scalar(let text)):
+            var pairs: [String: String] = [:]
+            for item in text.split(separator: ",") {
+                let parts = item.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhiteSpace() }
+                guard parts.count == 2, !parts[0].isEmpty else { throw refuse("must be a mapping (key=value,key=value), not '\(text)'") }
+                pairs[parts[0]] = parts[1]
+            }
+            return .map(pairs)
+        case (_, .scalar(let text)):
+            switch kind {
+            case .text where text.isEmpty: throw refuse("must not be empty")
+            case .integer(let minimum):
+                guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number >= minimum else {
+                    throw refuse("must be a whole number of at least \(minimum), not '\(text)'")
+                }
+            case .number:
+                guard let number = Double(text), number.isFinite, number >= 0 else { throw refuse("must be a number, not '\(text)'") }
+            case .flag:
+                guard ["true", "false", "yes", "no", "on", "off"].contains(text.lowercased()) else {
+                    throw refuse("must be true or false, not '\(text)'")
+                }
+            case .choice(let choices):
+                guard choices.contains(text) else { throw refuse("must be one of \(choices.joined(separator: ", ")), not '\(text)'") }
+            default: break
+            }
+            return .text(text)
+        default:
+            throw refuse("must be \(kind), not a \(value.shape)")
+        }
     }
 }

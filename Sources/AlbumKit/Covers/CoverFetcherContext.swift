@@ -14,7 +14,7 @@ extension AdapterRegistry {
     /// The fetcher chain `covers.fetchers` names, in its order. An unknown name is an error
     /// naming the registered ones.
     public func makeCoverFetchers(_ context: CoverFetcherContext) throws -> [any CoverFetcher] {
-        try context.configuration.covers.fetchers.map { name in
+        try (context.configuration.covers.fetchers ?? coverFetcherOrder).map { name in
             guard let factory = coverFetchers[name] else {
                 throw AlbumKitError(.configuration, "unknown cover fetcher '\(name)' in covers.fetchers (from \(context.configuration.origin(of: "covers.fetchers"))); registered: \(coverFetchers.keys.sorted().joined(separator: ", "))")
             }

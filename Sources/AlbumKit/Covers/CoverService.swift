@@ -6,7 +6,9 @@ import Synchronization
 /// runs the fetcher chain, stores the bytes under their SHA-256 and publishes
 /// `cover.fetched`, `cover.cached` or `cover.failed`. One reference is fetched once however
 /// many albums ask for it; at most `concurrency` fetches run at a time. ``finish()`` waits
-/// for the work and records every reference → cover mapping in the library's memento.
+/// for the work. Every reference → cover mapping is recorded in the library's memento as it
+/// lands (batched to at most one save per ``flushInterval``), so a crash mid-round forgets no
+/// finished download.
 public final class CoverService: Sendable {
     /// How one reference was resolved: `fetchedBytes` is nil when the store already had it.
     private struct Outcome: Sendable {
@@ -17,9 +19,16 @@ public final class CoverService: Sendable {
     private struct State {
         var inFlight: [String: Task<Outcome, Never>] = [:]
         var deliveries: [Task<Void, Never>] = []
-        var results: [String: CoverResolution] = [:]
+        /// Results not yet recorded in the memento.
+        var unrecorded: [String: CoverResolution] = [:]
+        /// The save that records them, when one is scheduled.
+        var flush: Task<Void, Never>?
+        var recordingError: (any Error)?
         var summary = CoverFetchSummary()
     }
+
+    /// How long results wait to be recorded together.
+    public static let flushInterval = Duration.milliseconds(500)
 
     private let library: Library
     private let fetchers: [any CoverFetcher]
@@ -61,8 +70,8 @@ public final class CoverService: Sendable {
         }
     }
 
-    /// Waits until every requested cover is done, records the results in the library's
-    /// memento (one save), releases the fetchers, and returns what happened.
+    /// Waits until every requested cover is done and recorded in the library's memento,
+    /// releases the fetchers, and returns what happened.
     @discardableResult
     public func finish() async throws -> CoverFetchSummary {
         while true {
@@ -73,10 +82,41 @@ public final class CoverService: Sendable {
             if pending.isEmpty { break }
             for delivery in pending { await delivery.value }
         }
-        let (results, summary) = state.withLock { ($0.results, $0.summary) }
+        while let flush = state.withLock({ $0.flush }) { await flush.value }
         for fetcher in fetchers { await fetcher.shutdown() }
-        if !results.isEmpty { try await library.recordCovers(results) }
+        try await record()
+        let (summary, error) = state.withLock { ($0.summary, $0.recordingError) }
+        if let error { throw error }
         return summary
+    }
+
+    /// Records the results that landed since the last save, in one save.
+    private func record() async throws {
+        let results = state.withLock { state in
+            defer { state.unrecorded = [:] }
+            return state.unrecorded
+        }
+        if !results.isEmpty { try await library.recordCovers(results) }
+    }
+
+    /// Schedules a save of the unrecorded results, unless one is scheduled.
+    private func scheduleFlush() {
+        state.withLock { state in
+            guard state.flush == nil else { return }
+            state.flush = Task { [self] in
+                try? await Task.sleep(for: Self.flushInterval)
+                do {
+                    try await record()
+                } catch {
+                    self.state.withLock { $0.recordingError = $0.recordingError ?? error }
+                }
+                let more = self.state.withLock { state in
+                    state.flush = nil
+                    return !state.unrecorded.isEmpty
+                }
+                if more { scheduleFlush() }
+            }
+        }
     }
 
     private func deliver(_ outcome: Outcome, to id: AlbumID, reference: String) {
@@ -89,7 +129,7 @@ public final class CoverService: Sendable {
             event = .coverFailed(id, reference: reference, reason: resolution.failure ?? "unknown")
         }
         state.withLock { state in
-            state.results[reference] = resolution
+            state.unrecorded[reference] = resolution
             switch event {
             case .coverFetched: state.summary.fetched += 1
             case .coverCached: state.summary.cached += 1
@@ -97,13 +137,14 @@ public final class CoverService: Sendable {
             }
         }
         library.hub.publish(event)
+        scheduleFlush()
     }
 
     /// The stored cover when the memento already maps `reference` to bytes the store holds;
     /// else the first fetcher that handles it.
     private func resolve(_ reference: String) async -> Outcome {
         let store = library.storage.covers
-        if let key = await library.snapshot.state.covers[reference]?.key ?? CoverKey(fileName: reference),
+        if let key = await library.memento.covers[reference]?.key ?? CoverKey(fileName: reference),
             (try? await store.contains(key)) == true
         {
             return Outcome(resolution: .stored(key), fetchedBytes: nil)

@@ -5,6 +5,7 @@ public enum EventValue: Sendable, Hashable {
     case string(String)
     case int(Int64)
     case bool(Bool)
+    case number(Double)
     case null
     case strings([String])
 }
@@ -33,10 +34,9 @@ extension LibraryEvent {
             [
                 "added": .int(Int64(summary.added)), "skipped": .int(Int64(summary.skipped)),
                 "replaced": .int(Int64(summary.replaced)), "kept": .int(Int64(summary.kept)),
+                "dropped": .int(Int64(summary.dropped)), "invalid": .int(Int64(summary.invalid)),
                 "coversStored": .int(Int64(summary.coversStored)), "dryRun": .bool(summary.dryRun),
             ]
-        case .importFailed(let input, let reason):
-            ["input": .string(input), "reason": .string(reason)]
         case .exportStarted(let path, let albums):
             ["path": .string(path), "albums": .int(Int64(albums))]
         case .exportProgress(let path, let albums, let total, let bytes):
@@ -53,6 +53,29 @@ extension LibraryEvent {
             ["id": .string(id.rawValue), "reference": .string(reference), "reason": .string(reason)]
         case .storageSwitched(let from, let to):
             ["from": .string(from), "to": .string(to)]
+        case .changedElsewhere(let location, let count):
+            ["location": .string(location), "albums": .int(Int64(count))]
+        case .stageFinished(let report):
+            [
+                "stage": .string(report.stage), "in": .int(Int64(report.received)), "out": .int(Int64(report.passed)),
+                "dropped": .int(Int64(report.dropped)), "failed": .int(Int64(report.failed)), "seconds": .number(report.seconds),
+            ]
+        case .restoreStarted(let input):
+            ["input": .string(input)]
+        case .restoreFinished(let input, let albums, let backup):
+            ["input": .string(input), "albums": .int(Int64(albums)), "backup": backup.map { .string($0) } ?? .null]
+        case .restoreFailed(let input, let reason), .importFailed(let input, let reason):
+            ["input": .string(input), "reason": .string(reason)]
+        case .migrateStarted(let from, let to, let albums):
+            ["from": .string(from), "to": .string(to), "albums": .int(Int64(albums))]
+        case .migrateProgress(let to, let copied, let total, let bytes):
+            ["to": .string(to), "coversCopied": .int(Int64(copied)), "totalCovers": .int(Int64(total)), "bytesCopied": .int(bytes)]
+        case .migrateFinished(let from, let to, let albums, let covers):
+            ["from": .string(from), "to": .string(to), "albums": .int(Int64(albums)), "covers": .int(Int64(covers))]
+        case .migrateFailed(let from, let to, let reason):
+            ["from": .string(from), "to": .string(to), "reason": .string(reason)]
+        case .pluginFailed(let plugin, let reason):
+            ["plugin": .string(plugin), "reason": .string(reason)]
         }
     }
 
@@ -70,6 +93,7 @@ extension LibraryEvent {
         case .string(let text): quoted(text)
         case .int(let number): String(number)
         case .bool(let flag): flag ? "true" : "false"
+        case .number(let value): value.isFinite ? String(format: "%.6f", value) : "null"
         case .null: "null"
         case .strings(let list): "[" + list.map(quoted).joined(separator: ",") + "]"
         }

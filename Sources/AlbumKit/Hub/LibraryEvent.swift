@@ -19,6 +19,20 @@ public enum LibraryEvent: Sendable, Hashable {
     case coverCached(AlbumID, reference: String, key: CoverKey)
     case coverFailed(AlbumID, reference: String, reason: String)
     case storageSwitched(from: String, to: String)
+    /// Another process changed the library; readers should read it again.
+    case changedElsewhere(location: String, albumCount: Int)
+    /// A stage of the import pipeline has seen every album: how many came in and went out,
+    /// were dropped or failed, and its time.
+    case stageFinished(StageReport)
+    case restoreStarted(input: String)
+    case restoreFinished(input: String, albums: Int, backup: String?)
+    case restoreFailed(input: String, reason: String)
+    case migrateStarted(from: String, to: String, albums: Int)
+    case migrateProgress(to: String, coversCopied: Int, totalCovers: Int, bytesCopied: Int64)
+    case migrateFinished(from: String, to: String, albums: Int, covers: Int)
+    case migrateFailed(from: String, to: String, reason: String)
+    /// A plugin (a child process, say) failed; the command fails with it.
+    case pluginFailed(plugin: String, reason: String)
 
     /// The SPEC name, such as `library.albumAdded`.
     public var name: String {
@@ -42,6 +56,16 @@ public enum LibraryEvent: Sendable, Hashable {
         case .coverCached: "cover.cached"
         case .coverFailed: "cover.failed"
         case .storageSwitched: "storage.switched"
+        case .changedElsewhere: "library.changedElsewhere"
+        case .stageFinished: "pipeline.stageFinished"
+        case .restoreStarted: "restore.started"
+        case .restoreFinished: "restore.finished"
+        case .restoreFailed: "restore.failed"
+        case .migrateStarted: "migrate.started"
+        case .migrateProgress: "migrate.progress"
+        case .migrateFinished: "migrate.finished"
+        case .migrateFailed: "migrate.failed"
+        case .pluginFailed: "plugin.failed"
         }
     }
 }
@@ -58,12 +82,35 @@ public enum ImportOutcome: String, Sendable, Hashable, Codable {
     case kept
 }
 
+/// What one stage of the import pipeline did with a batch (`pipeline.stageFinished`).
+public struct StageReport: Sendable, Hashable, Codable {
+    /// The stage's registered name.
+    public var stage: String
+    /// Albums it was given.
+    public var received = 0
+    /// Albums it passed on.
+    public var passed = 0
+    /// Albums it dropped (duplicates skipped included).
+    public var dropped = 0
+    /// Albums it failed (at most one in a real import, which then stops).
+    public var failed = 0
+    /// Time spent in the stage.
+    public var seconds = 0.0
+
+    /// An empty report for `stage`.
+    public init(stage: String) { self.stage = stage }
+}
+
 /// The counts an import ends with.
 public struct ImportSummary: Sendable, Hashable, Codable {
     public var added = 0
     public var skipped = 0
     public var replaced = 0
     public var kept = 0
+    /// Albums a stage dropped (not duplicates).
+    public var dropped = 0
+    /// Albums a dry run found invalid (a real import stops at the first).
+    public var invalid = 0
     public var coversStored = 0
     public var warnings: [String] = []
     public var dryRun = false

@@ -1,5 +1,7 @@
+import Foundation
+
 /// The library's side of covers: which references still need fetching, the state of each
-/// album's cover, the memento's reference → cover mapping, and pruning the store.
+/// album's cover, the memento's reference → cover mapping, fetching, and pruning the store.
 extension Library {
     /// `cover.requested` for each album these edits bring in or change whose cover
     /// reference is neither stored with the library nor resolved in the memento.
@@ -22,43 +24,88 @@ extension Library {
     /// gone from the store), failed (the last fetch failed), or none.
     public func coverState(of album: Album) async -> CoverState {
         guard let reference = album.coverUrl else { return .none }
-        let resolution = snapshot.state.covers[reference]
+        let resolution = memento.covers[reference]
         guard let key = resolution?.key ?? CoverKey(fileName: reference) else {
             return resolution?.failure == nil ? .missing : .failed
         }
         return (try? await storage.covers.contains(key)) == true ? .stored : .missing
     }
 
+    /// Why the last fetch of `album`'s cover failed, if it did.
+    public func coverFailure(of album: Album) -> String? {
+        album.coverUrl.flatMap { memento.covers[$0]?.failure }
+    }
+
     /// The stored cover of `album`, if its bytes are in the store.
     public func storedCover(of album: Album) async -> CoverKey? {
         guard let reference = album.coverUrl,
-            let key = snapshot.state.covers[reference]?.key ?? CoverKey(fileName: reference),
+            let key = memento.covers[reference]?.key ?? CoverKey(fileName: reference),
             (try? await storage.covers.contains(key)) == true
         else { return nil }
         return key
     }
 
-    /// Records what fetching gave for each reference, in the memento (not a step of history).
-    public func recordCovers(_ resolutions: [String: CoverResolution]) async throws {
-        try await write { snapshot in
-            snapshot.state.covers.merge(resolutions) { _, new in new }
-            return ((), .stateOnly, [])
+    /// The bytes of the stored cover `key`, or nil when the library does not store it.
+    public func coverBytes(_ key: CoverKey) async throws -> Data? { try await storage.covers.data(for: key) }
+
+    /// Where a person finds the stored cover `key` (a file path, a table row), if anywhere.
+    public nonisolated func coverLocation(_ key: CoverKey) -> String? { storage.covers.location(of: key) }
+
+    /// Every stored cover's key.
+    public func storedCoverKeys() async throws -> [CoverKey] { try await storage.covers.keys() }
+
+    /// Fetches the covers of `albums` (default: every album whose cover is not stored;
+    /// `all`: every album with a cover reference, stored ones are not fetched again) through
+    /// `covers.fetchers`; each result is recorded as it lands. Returns what happened.
+    public func fetchCovers(of references: [AlbumReference]? = nil, all: Bool = false) async throws -> CoverFetchSummary {
+        var chosen: [Album] = []
+        if let references {
+            for reference in references { chosen.append(try await album(reference).album) }
+        } else {
+            for album in try await albums() where album.coverUrl != nil {
+                let state = await coverState(of: album)
+                if all || state != .stored { chosen.append(album) }
+            }
         }
+        let requests = chosen.compactMap { album in album.coverUrl.map { (album.id, $0) } }
+        return try await fetchingCovers {
+            for (id, reference) in requests { hub.publish(.coverRequested(id, reference: reference)) }
+        }
+    }
+
+    /// Runs `body` with a cover service answering every `cover.requested` on the hub, then
+    /// waits for every fetch it started and returns what happened.
+    public func fetchingCovers(_ body: () async throws -> Void) async throws -> CoverFetchSummary {
+        let service = try makeCoverService()
+        let subscription = service.attach()
+        defer { subscription.cancel() }
+        do {
+            try await body()
+        } catch {
+            _ = try? await service.finish()
+            throw error
+        }
+        return try await service.finish()
+    }
+
+    /// A cover service for this library, with the fetcher chain `covers.fetchers` names.
+    public func makeCoverService() throws -> CoverService {
+        let fetchers = try registry.makeCoverFetchers(CoverFetcherContext(configuration: configuration, store: storage.covers))
+        return CoverService(library: self, fetchers: fetchers, covers: configuration.covers)
     }
 
     /// Drops stored covers and memento entries that no album uses — neither in the library
     /// nor in its undo/redo history, so an undo never brings back an album without its cover.
     /// Returns how many covers were removed and the bytes freed.
     public func pruneCovers() async throws -> (removed: Int, bytes: Int) {
-        let keep = try await write { snapshot in
-            var references = Set(snapshot.albums.compactMap(\.coverUrl))
-            for change in snapshot.state.undo + snapshot.state.redo {
-                for edit in change.edits { references.formUnion(Self.albums(in: edit).compactMap(\.coverUrl)) }
+        let keep = try await change { albums, plan in
+            var references = Set(try await albums.albums(in: 0..<(try await albums.count())).compactMap(\.coverUrl))
+            for step in try await plan.writer.steps(plan.state.stepIDs).values {
+                for edit in step.edits { references.formUnion(Self.albums(in: edit).compactMap(\.coverUrl)) }
             }
-            let before = snapshot.state.covers
-            snapshot.state.covers = before.filter { references.contains($0.key) }
-            let keys = Set(references.compactMap(CoverKey.init(fileName:)) + snapshot.state.covers.values.compactMap(\.key))
-            return (keys, before == snapshot.state.covers ? nil : .stateOnly, [])
+            let kept = plan.state.covers.filter { references.contains($0.key) }
+            if kept != plan.state.covers { plan.replaceCovers(with: kept) }
+            return Set(references.compactMap(CoverKey.init(fileName:)) + kept.values.compactMap(\.key))
         }
         var removed = 0
         var bytes = 0

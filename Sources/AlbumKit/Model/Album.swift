@@ -53,7 +53,10 @@ public struct Album: Hashable, Sendable, Codable {
 
     /// The same artist, title and year, ignoring case: how `import` spots a duplicate of an
     /// album that arrives without an id.
-    public var duplicateKey: String {
-        [artist, title, year].map { $0.lowercased() }.joined(separator: "\u{1F}")
+    public var duplicateKey: String { Self.duplicateKey(artist: artist, title: title, year: year) }
+
+    /// The duplicate key of these fields (trimmed, ignoring case), for records not yet validated.
+    public static func duplicateKey(artist: String, title: String, year: String) -> String {
+        [artist, title, year].map { $0.trimmingWhiteSpace().lowercased() }.joined(separator: "\u{1F}")
     }
 }

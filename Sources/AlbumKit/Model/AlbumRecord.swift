@@ -20,6 +20,13 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
         self.coverUrl = coverUrl
     }
 
+    /// The record of a validated album (its id included).
+    public init(_ album: Album) {
+        self.init(
+            id: album.id, title: album.title, artist: album.artist, genre: album.genre, year: album.year,
+            coverUrl: album.coverUrl)
+    }
+
     private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }
 
     public init(from decoder: any Decoder) throws {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Covers an import or restore has read but not yet committed. They wait as files in a
 /// staging folder (inside the library folder) until every input has been read and checked;
-/// ``commit()`` then puts them into the library's ``CoverStore``. When the work fails,
+/// ``commit(_:)`` then puts them into the library's ``CoverStore``. When the work fails,
 /// ``rollback(_:)`` takes back what `commit` put and ``discard()`` deletes the folder, so the
 /// store is exactly as it was. A cover the store already holds is never staged.
 struct CoverStaging {
@@ -17,11 +17,14 @@ struct CoverStaging {
         self.store = store
     }
 
-    /// Keeps `bytes`, which hash to `key`, until ``commit()``.
-    mutating func stage(_ bytes: Data, key: CoverKey) async throws {
-        guard !stagedKeys.contains(key), try await !store.contains(key) else { return }
+    /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns where they wait (nil
+    /// when the store already holds them).
+    mutating func stage(_ bytes: Data, key: CoverKey) async throws -> URL? {
+        let url = folder.appendingPathComponent(key.fileName)
+        if stagedKeys.contains(key) { return url }
+        guard try await !store.contains(key) else { return nil }
         if staged.isEmpty { try AtomicFile.makeFolder(folder) }
-        let path = folder.appendingPathComponent(key.fileName).path
+        let path = url.path
         // Not synced one by one: the store makes all of them durable at once when it adopts them.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw AlbumKitError.fileSystem(path, "stage the cover", errno: errno) }
@@ -29,12 +32,15 @@ struct CoverStaging {
         try bytes.withUnsafeBytes { try AtomicFile.writeAll(fd, $0, path: path) }
         staged.append(key)
         stagedKeys.insert(key)
+        return url
     }
 
-    /// Puts every staged cover into the store (which may move the files in); returns those
-    /// it put. On failure the store has taken them back before this throws.
-    func commit() async throws -> [CoverKey] {
-        try await store.adopt(staged.map { ($0, folder.appendingPathComponent($0.fileName)) })
+    /// Puts the staged covers `keys` names (default: every one) into the store, which may
+    /// move the files in; returns those it put. On failure the store has taken them back
+    /// before this throws.
+    func commit(_ keys: Set<CoverKey>? = nil) async throws -> [CoverKey] {
+        let chosen = keys.map { keys in staged.filter(keys.contains) } ?? staged
+        return try await store.adopt(chosen.map { ($0, folder.appendingPathComponent($0.fileName)) })
     }
 
     /// Removes `keys` (what ``commit()`` put) from the store again.

@@ -1,88 +1,110 @@
 import Foundation
 
-/// `import`: reads every input through the source that recognises it, validates each
-/// album, checks bundle covers against their SHA-256 names and stages them, then — only when
-/// every input has been read — stores the covers and merges the albums into the library as
-/// one step of history (one `undo` takes a whole import back). Publishes
-/// `import.started/progress/albumImported/finished/failed` on the library's hub.
-/// A failure anywhere leaves the library, covers included, as it was.
+/// `import`: source → stages in `import.stages` order → one commit → events.
+///
+/// Reads every input through the source that recognises it (covers checked against their
+/// SHA-256 names and staged inside the library folder), runs each album through the stages,
+/// then — only when every stage has seen every album — stores the covers of the albums that
+/// arrive and merges them into the library as one step of history (one `undo` takes a whole
+/// import back, whatever its stages changed). Publishes `import.started`, `import.progress`,
+/// `pipeline.stageFinished` (one per stage, in order), `import.albumImported`,
+/// `import.finished` or `import.failed`. A failure anywhere leaves the library, covers
+/// included, as it was. A dry run writes nothing and returns the plan album by album.
 public struct ImportPipeline: Sendable {
-    /// Where sources come from.
+    /// Where sources and stages come from.
     public var registry: AdapterRegistry
-    /// Reading limits (`limits.*`).
-    public var limits: Limits
-    /// What to do with duplicates.
-    public var policy: DuplicatePolicy
-    /// Report only; write nothing.
-    public var dryRun: Bool
-    /// The folder covers wait in until the import commits (a new subfolder is made and
-    /// removed inside it): the library folder, so nothing is written outside the library.
-    public var stagingParent: URL
-    /// Folders outside the inputs that sources may read files from (`covers.fileRoots`):
-    /// art beside an iTunes library's tracks, a beets album's `artpath`.
-    public var fileRoots = FileRoots([])
+    /// Limits, the stage list, file roots, the library folder (where covers wait).
+    public var configuration: Configuration
+    /// Duplicates, dry run, a forced source.
+    public var options: ImportOptions
 
-    /// An import; `stagingParent` defaults to the system's temporary folder.
-    public init(
-        registry: AdapterRegistry, limits: Limits, policy: DuplicatePolicy = .skip, dryRun: Bool = false,
-        stagingParent: URL = FileManager.default.temporaryDirectory
-    ) {
+    /// An import with these adapters, settings and options.
+    public init(registry: AdapterRegistry, configuration: Configuration, options: ImportOptions = ImportOptions()) {
         self.registry = registry
-        self.limits = limits
-        self.policy = policy
-        self.dryRun = dryRun
-        self.stagingParent = stagingParent
+        self.configuration = configuration
+        self.options = options
     }
 
     /// Imports `inputs` into `library`.
-    public func run(_ inputs: [URL], into library: Library) async throws -> ImportSummary {
+    public func run(_ inputs: [URL], into library: Library) async throws -> ImportReport {
+        let stagePlan = try StagePlan(configuration: configuration, registry: registry)
         let hub = library.hub
+        let names = inputs.map(\.path).joined(separator: ", ")
         hub.publish(.importStarted(inputs: inputs.map(\.path)))
-        var summary = ImportSummary()
-        summary.dryRun = dryRun
-        var staging = dryRun ? nil : CoverStaging(parent: stagingParent, store: library.storage.covers)
+        var staging = options.dryRun ? nil : CoverStaging(parent: configuration.libraryDirectory, store: library.storage.covers)
         defer { staging?.discard() }
-        let reader = InputReader(registry: registry, limits: limits, hub: hub, store: library.storage.covers, fileRoots: fileRoots)
-        var incoming: [IncomingAlbum] = []
-        for input in inputs {
+        do {
+            let reader = InputReader(registry: registry, configuration: configuration, hub: hub, forcedSource: options.format)
+            let contents = try await reader.read(inputs, staging: &staging)
+            let store = library.storage.covers
+            let batch = StageBatch(
+                library: try await library.snapshot(), options: options, hub: hub, carriedCovers: contents.covers,
+                isStored: { (try? await store.contains($0)) == true })
+            var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
+            let survivors: [ImportItem]
             do {
-                let contents = try await reader.read(input, staging: &staging)
-                incoming += contents.albums
-                summary.warnings += contents.warnings
-                summary.coversStored += contents.coversRead
+                survivors = try await run.run(contents.items, batch: batch)
             } catch {
-                hub.publish(.importFailed(input: input.path, reason: String(describing: error)))
+                for report in run.reports where report.received > 0 { hub.publish(.stageFinished(report)) }
                 throw error
             }
-        }
-        let planner = ImportPlanner(policy: policy)
-        let outcomes: [(Album, ImportOutcome)]
-        if let staging {
-            let label = "import \(incoming.count) album\(incoming.count == 1 ? "" : "s")"
-            let added = try await staging.commit()
-            do {
-                outcomes = try await library.commit(label: label) { snapshot in
-                    let plan = planner.plan(incoming, into: snapshot)
-                    return (plan.edits, plan.outcomes.map { AlbumOutcome(album: $0.0, outcome: $0.1) })
-                }.map { ($0.album, $0.outcome) }
-            } catch {
-                await staging.rollback(added)
-                hub.publish(.importFailed(input: inputs.map(\.path).joined(separator: ", "), reason: String(describing: error)))
-                throw error
+            for report in run.reports { hub.publish(.stageFinished(report)) }
+            var report = ImportReport(stages: run.reports)
+            report.summary.warnings = contents.warnings + batch.notedWarnings
+            report.summary.dryRun = options.dryRun
+            report.summary.coversStored = contents.coversRead
+            if options.dryRun {
+                report.plan = run.plan(with: survivors)
+                report.count(report.plan)
+            } else if let staging {
+                try await commit(survivors, staging: staging, into: library, report: &report)
             }
-        } else {
-            outcomes = planner.plan(incoming, into: await library.snapshot).outcomes
+            report.summary.skipped = run.duplicates
+            report.summary.dropped = run.reports.reduce(0) { $0 + $1.dropped } - run.duplicates
+            hub.publish(.importFinished(report.summary))
+            return report
+        } catch {
+            hub.publish(.importFailed(input: names, reason: String(describing: error)))
+            throw error
         }
-        for (album, outcome) in outcomes {
-            summary.count(outcome)
-            hub.publish(.albumImported(album, outcome: outcome))
-        }
-        hub.publish(.importFinished(summary))
-        return summary
     }
 
-    private struct AlbumOutcome: Sendable {
-        let album: Album
-        let outcome: ImportOutcome
+    /// Stores the covers the survivors carry, then merges them as one step of history; takes
+    /// the covers back when the merge fails.
+    private func commit(_ survivors: [ImportItem], staging: CoverStaging, into library: Library, report: inout ImportReport) async throws {
+        let added = try await staging.commit(Set(survivors.compactMap { $0.cover?.key }))
+        let outcomes: [(Album, ImportOutcome)]
+        do {
+            outcomes = try await library.commitImport(survivors)
+        } catch {
+            await staging.rollback(added)
+            throw error
+        }
+        for (album, outcome) in outcomes {
+            report.summary.count(outcome)
+            library.hub.publish(.albumImported(album, outcome: outcome))
+        }
+    }
+}
+
+/// What an import did: its counts and warnings, each stage's report, and — for a dry run —
+/// the plan album by album.
+public struct ImportReport: Sendable {
+    /// The counts and warnings.
+    public var summary = ImportSummary()
+    /// Each stage's report, in stage order.
+    public var stages: [StageReport]
+    /// Every album's fate (dry runs only: a real import of 100 000 albums keeps only counts).
+    public var plan = ImportPlan()
+
+    init(stages: [StageReport]) { self.stages = stages }
+
+    /// Fills the summary's counts from a dry run's plan.
+    mutating func count(_ plan: ImportPlan) {
+        summary.added = plan.count(.new)
+        summary.skipped = plan.count(.duplicate)
+        summary.replaced = plan.count(.replace)
+        summary.kept = plan.count(.copy)
+        summary.invalid = plan.count(.invalid)
     }
 }

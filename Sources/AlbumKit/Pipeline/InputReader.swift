@@ -1,72 +1,90 @@
 import Foundation
 
-/// Reads one input through the album source that recognises it — the part `import` and
-/// `restore` share: validates each album, checks each bundle cover against its name and
-/// stages it, keeps the state a bundle carries, notes covers the input names but lacks, and
+/// Reads inputs through the album sources that recognise them — the part `import` and
+/// `restore` share: gathers each album as an ``ImportItem``, checks each cover the input
+/// carries against its SHA-256 name and stages it, keeps the memento a bundle carries, and
 /// publishes `import.progress`.
 struct InputReader {
-    /// What one input held.
+    /// What the inputs held.
     struct Contents {
-        var albums: [IncomingAlbum] = []
-        var state: LibraryState?
+        var items: [ImportItem] = []
+        /// The `state.json` of the last input that carried one.
+        var state: StateFile?
         var warnings: [String] = []
+        /// Carried cover bytes by the reference albums name them with.
+        var covers: [String: CoverPayload] = [:]
         var coversRead = 0
     }
 
     let registry: AdapterRegistry
-    let limits: Limits
+    let configuration: Configuration
     let hub: NotificationHub
-    /// The library's covers: a reference to one already stored is not a missing cover.
-    let store: any CoverStore
-    /// Folders outside the inputs that sources may read files from (`covers.fileRoots`).
-    var fileRoots = FileRoots([])
+    /// Read every input with this source (`import --format`), not the one that recognises it.
+    var forcedSource: String?
 
-    /// Reads `input`, staging its covers in `staging` (nil: check them only, as `--dry-run` does).
-    func read(_ input: URL, staging: inout CoverStaging?) async throws -> Contents {
-        let described = try SourceInput(at: input)
-        let source = try source(for: described)
+    /// Reads `inputs` in order, staging their covers in `staging` (nil: check them only, as a
+    /// dry run does). Errors name the input.
+    func read(_ inputs: [URL], staging: inout CoverStaging?) async throws -> Contents {
         var contents = Contents()
-        var covers: [String: CoverKey] = [:]
-        for try await item in source.items(from: described, context: SourceContext(limits: limits, fileRoots: fileRoots)) {
-            switch item {
-            case .album(let record, let label):
-                let album = try record.validated(newID: .generate(), label: label)
-                contents.albums.append(IncomingAlbum(album: album, hadID: record.id != nil))
-            case .cover(let path, let bytes):
-                let key = try checkedKey(bytes, path: path, input: input)
-                try await staging?.stage(bytes, key: key)
-                covers[path] = key
-                contents.coversRead += 1
-            case .state(let state):
-                contents.state = state
-            case .warning(let message):
-                contents.warnings.append(message)
-            case .progress(let read, let total):
-                hub.publish(.importProgress(input: input.path, albums: contents.albums.count, bytesRead: read, totalBytes: total))
-            }
-        }
-        for index in contents.albums.indices {
-            guard let reference = contents.albums[index].album.coverUrl, reference.hasPrefix("covers/") else { continue }
-            if let key = covers[reference] {
-                contents.albums[index].album.coverUrl = key.bundlePath
-            } else if let key = CoverKey(fileName: reference), try await store.contains(key) {
-                continue
-            } else {
-                contents.warnings.append("\(input.path): album '\(contents.albums[index].album.title)' names cover \(reference), which the input lacks; its cover is missing")
-            }
-        }
+        for input in inputs { try await read(input, into: &contents, staging: &staging) }
         return contents
     }
 
-    private func source(for input: SourceInput) throws -> any AlbumSource {
+    private func read(_ input: URL, into contents: inout Contents, staging: inout CoverStaging?) async throws {
+        let described = try SourceInput(at: input)
+        let source = try source(for: described)
+        var carried: [String: CoverPayload] = [:]
+        var state: StateFile?
+        for try await item in source.items(from: described, context: Self.context(for: source, configuration)) {
+            switch item {
+            case .album(let record, let label):
+                contents.items.append(ImportItem(record: record, label: label, input: input.path))
+            case .cover(let path, let bytes):
+                let key = try checkedKey(bytes, path: path, input: input)
+                let file = try await staging?.stage(bytes, key: key)
+                carried[path] = CoverPayload(key: key, file: file)
+                contents.coversRead += 1
+            case .state(let carriedState):
+                state = carriedState
+            case .warning(let message):
+                contents.warnings.append(message)
+            case .progress(let read, let total):
+                hub.publish(.importProgress(input: input.path, albums: contents.items.count, bytesRead: read, totalBytes: total))
+            }
+        }
+        // A URL the input's memento resolved to bytes it carries links to those bytes too, so
+        // an album keeps its cover whatever reference it was fetched from.
+        for (reference, resolution) in state?.covers ?? [:] {
+            if let key = resolution.key, let payload = carried[key.bundlePath] { carried[reference] = payload }
+        }
+        contents.covers.merge(carried) { _, new in new }
+        if let state { contents.state = state }
+    }
+
+    /// What `source` reads with under `configuration`: the limits, `covers.fileRoots`, and
+    /// its own settings.
+    static func context(for source: any AlbumSource, _ configuration: Configuration) -> SourceContext {
+        SourceContext(
+            limits: configuration.limits, fileRoots: FileRoots(configuration.covers.fileRoots),
+            settings: configuration.settings(for: source.name))
+    }
+
+    /// The source that reads `input`: the forced one, else the one that recognises it best.
+    func source(for input: SourceInput) throws -> any AlbumSource {
+        if let forcedSource {
+            guard let source = registry.source(named: forcedSource) else {
+                throw AlbumKitError(.unsupported, "--format \(forcedSource): no such album source (registered: \(registry.albumSources.map(\.name).joined(separator: ", ")))")
+            }
+            return source
+        }
         guard let source = registry.source(for: input) else {
             let names = registry.albumSources.map(\.name).joined(separator: ", ")
-            throw AlbumKitError(.unsupported, "\(input.path): no album source reads this input (registered: \(names))")
+            throw AlbumKitError(.unsupported, "\(input.path): no album source reads this input (registered: \(names)); name one with --format")
         }
         return source
     }
 
-    /// The key of a bundle cover, whose name must be the SHA-256 of its bytes.
+    /// The key of a carried cover, whose name must be the SHA-256 of its bytes.
     private func checkedKey(_ bytes: Data, path: String, input: URL) throws -> CoverKey {
         guard let named = CoverKey(fileName: path) else {
             throw AlbumKitError.unreadable("\(input.path) entry \(path)", "a cover must be named covers/<sha256>.<ext>")

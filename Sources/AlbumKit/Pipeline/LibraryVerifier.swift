@@ -27,6 +27,38 @@ public enum LibraryVerifier {
         return problems
     }
 
+    /// Notes on stored covers that nothing links: no album or history step names them, and no
+    /// memento entry resolves a reference to them. Harmless (a killed import can leave them;
+    /// `covers prune` drops them), but a library whose albums show their covers missing beside
+    /// such covers has lost its links.
+    public static func unlinkedCovers(in snapshot: LibrarySnapshot, steps: [HistoryStep], stored: [CoverKey]) -> [String] {
+        var linked = Set(snapshot.state.covers.values.compactMap(\.key))
+        var albums = snapshot.albums
+        for step in steps {
+            for edit in step.edits {
+                switch edit {
+                case .insert(let album, _), .remove(let album, _): albums.append(album)
+                case .update(let before, let after): albums += [before, after]
+                case .move: break
+                }
+            }
+        }
+        for album in albums {
+            if let reference = album.coverUrl, let key = CoverKey(fileName: reference) { linked.insert(key) }
+        }
+        let unlinked = stored.filter { !linked.contains($0) }.sorted()
+        guard !unlinked.isEmpty else { return [] }
+        let unresolved = snapshot.albums.filter { album in
+            guard let reference = album.coverUrl, !reference.hasPrefix("covers/") else { return false }
+            return snapshot.state.covers[reference]?.key == nil
+        }
+        var notes = unlinked.map { "stored cover \($0.bundlePath) is linked to no album ('albumkit covers prune' drops it)" }
+        if !unresolved.isEmpty {
+            notes.append("\(unresolved.count) album\(unresolved.count == 1 ? " has its cover" : "s have their covers") missing while \(unlinked.count) stored cover\(unlinked.count == 1 ? " is" : "s are") linked to nothing (first: '\(unresolved[0].title)')")
+        }
+        return notes
+    }
+
     /// Problems in a stored library: the checks above, and every stored cover's bytes
     /// hashing to its name.
     public static func problems(in snapshot: LibrarySnapshot, covers: any CoverStore, location: String) async throws -> [String] {

@@ -14,8 +14,7 @@ public struct Migration: Sendable {
     public let source: any StorageBackend
     /// Where it goes.
     public let destination: any StorageBackend
-    /// Where progress goes: the copy is announced as an export into the destination
-    /// (`export.started`, `export.progress` per cover, `export.finished`).
+    /// Where progress goes: `migrate.started`, `migrate.progress` per cover copied.
     public let hub: NotificationHub
 
     /// A migration from `source` to `destination`, announcing its progress on `hub`.
@@ -27,41 +26,49 @@ public struct Migration: Sendable {
 
     /// Copies and verifies; returns what was copied. The destination must be absent or an
     /// empty library (or already an exact copy, left by a migrate that stopped before it
-    /// could switch the configuration).
-    public func run() async throws -> MigrationReport {
+    /// could switch the configuration); one that holds another library is replaced only when
+    /// `backingUp` is given, which saves that library first (a backup bundle) and returns where.
+    public func run(backingUp: (@Sendable (ExportContents) async throws -> URL)? = nil) async throws -> MigrationReport {
         guard source.location != destination.location else {
             throw AlbumKitError(.configuration, "cannot migrate \(source.location) onto itself; name another --path or --url")
         }
-        return try await source.withWriter { _, snapshot in
+        return try await source.withWriter { writer, snapshot in
             let coverKeys = try await source.covers.keys()
-            let expected = LibraryDigest(snapshot: snapshot, covers: coverKeys)
+            let steps = try await writer.steps(snapshot.state.stepIDs)
+            let expected = try LibraryDigest(snapshot: snapshot, steps: steps, covers: coverKeys)
+            var backup: URL?
             if try await destination.exists() {
                 let existing = try await destination.load()
-                let existingDigest = LibraryDigest(snapshot: existing, covers: try await destination.covers.keys())
-                guard existing.albums.isEmpty || existingDigest == expected else {
-                    throw AlbumKitError(.libraryState, "\(destination.location) already holds a library of \(existing.albums.count) albums; migrate needs an empty destination (remove it or choose another --path/--url); nothing was changed")
+                let existingSteps = try await destination.steps(existing.state.stepIDs)
+                let existingDigest = try? LibraryDigest(snapshot: existing, steps: existingSteps, covers: try await destination.covers.keys())
+                if !existing.albums.isEmpty && existingDigest != expected {
+                    guard let backingUp else {
+                        throw AlbumKitError(.libraryState, "\(destination.location) already holds a library of \(existing.albums.count) albums; add --replace to replace it (it is saved to backups/ first), or choose another --path/--url; nothing was changed")
+                    }
+                    backup = try await backingUp(ExportContents(snapshot: existing, covers: destination.covers, steps: { _ in existingSteps }))
                 }
             } else {
                 try await destination.create()
             }
-            hub.publish(.exportStarted(path: destination.location, albums: snapshot.albums.count))
-            let coverBytes = try await copyCovers(coverKeys, albums: snapshot.albums.count)
-            try await destination.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll) }
+            hub.publish(.migrateStarted(from: source.location, to: destination.location, albums: snapshot.albums.count))
+            let coverBytes = try await copyCovers(coverKeys)
+            try await destination.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll(steps: steps)) }
             let copied = try await destination.load()
-            let actual = LibraryDigest(snapshot: copied, covers: try await destination.covers.keys())
+            let actual = try LibraryDigest(snapshot: copied, steps: try await destination.steps(copied.state.stepIDs), covers: try await destination.covers.keys())
             guard actual == expected else {
                 throw AlbumKitError(.libraryState, "the copy in \(destination.location) does not match \(source.location) (\(expected.summary) there, \(actual.summary) here); the configuration was not switched and \(source.location) stays in use")
             }
             try await verifyCoverBytes(coverKeys)
-            hub.publish(.exportFinished(path: destination.location, albums: snapshot.albums.count, bytesWritten: coverBytes))
-            return MigrationReport(albums: snapshot.albums.count, covers: coverKeys.count, historySteps: snapshot.state.undo.count + snapshot.state.redo.count, digest: actual.hash)
+            return MigrationReport(
+                albums: snapshot.albums.count, covers: coverKeys.count, coverBytes: coverBytes,
+                historySteps: snapshot.state.undo.count + snapshot.state.redo.count, digest: actual.hash, backup: backup?.path)
         }
     }
 
     /// Copies the covers the destination lacks; returns the bytes copied.
-    private func copyCovers(_ keys: [CoverKey], albums: Int) async throws -> Int64 {
+    private func copyCovers(_ keys: [CoverKey]) async throws -> Int64 {
         var copied: Int64 = 0
-        for key in keys where try await !destination.covers.contains(key) {
+        for (number, key) in keys.enumerated() where try await !destination.covers.contains(key) {
             guard let bytes = try await source.covers.data(for: key) else {
                 throw AlbumKitError(.unreadableInput, "\(source.location): cover \(key) is listed but cannot be read; nothing was switched")
             }
@@ -70,7 +77,7 @@ public struct Migration: Sendable {
                 throw AlbumKitError(.unreadableInput, "\(source.location): cover \(key) holds bytes whose SHA-256 is \(stored.sha256); nothing was switched")
             }
             copied += Int64(bytes.count)
-            hub.publish(.exportProgress(path: destination.location, albums: 0, totalAlbums: albums, bytesWritten: copied))
+            hub.publish(.migrateProgress(to: destination.location, coversCopied: number + 1, totalCovers: keys.count, bytesCopied: copied))
         }
         return copied
     }
@@ -90,10 +97,14 @@ public struct MigrationReport: Sendable, Hashable {
     public var albums: Int
     /// Covers copied.
     public var covers: Int
+    /// Bytes of covers copied.
+    public var coverBytes: Int64
     /// Undo and redo steps copied.
     public var historySteps: Int
     /// The content hash both sides agreed on (hex SHA-256).
     public var digest: String
+    /// Where the destination's former library was saved, when it was replaced.
+    public var backup: String?
 }
 
 /// Counts and a SHA-256 over a library's albums (in order, every field), its memento and
@@ -106,16 +117,18 @@ public struct LibraryDigest: Sendable, Hashable {
     /// The hex SHA-256 of the canonical JSON of albums, memento and sorted cover names.
     public var hash: String
 
-    /// The digest of `snapshot` with the covers `covers`.
-    public init(snapshot: LibrarySnapshot, covers: [CoverKey]) {
+    /// The digest of `snapshot`, whose history steps are `steps`, with the covers `covers`.
+    /// The steps count by content and order (as `state.json` holds them), not by the ids a
+    /// backend gave them. Throws when the memento names a step that is not among `steps`.
+    public init(snapshot: LibrarySnapshot, steps: [Int64: HistoryStep], covers: [CoverKey]) throws {
         struct Canonical: Encodable {
             let albums: [Album]
-            let state: LibraryState
+            let state: StateFile
             let covers: [String]
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let canonical = Canonical(albums: snapshot.albums, state: snapshot.state, covers: covers.sorted().map(\.fileName))
+        let canonical = Canonical(albums: snapshot.albums, state: try StateFile(snapshot.state, steps: steps), covers: covers.sorted().map(\.fileName))
         // Encoding plain strings and arrays cannot fail; an empty hash would never match.
         let data = (try? encoder.encode(canonical)) ?? Data()
         albums = snapshot.albums.count

@@ -1,12 +1,11 @@
 import Foundation
 import Yams
 
-/// Writes new `storage` keys into a YAML configuration file — the last step of `albumkit
-/// migrate`. The file is edited line by line where it can be (a block-style `storage`
-/// section, or none), so comments, order and every other key stay as they were; a layout
-/// it cannot edit safely (a flow-style `storage: {…}`) is rewritten whole through Yams,
-/// which drops comments, and the result says so. Written atomically; a missing file (and
-/// its folder) is created.
+/// Writes new storage keys into a YAML configuration file — the last step of `albumkit
+/// migrate`. The file is edited line by line where it can be (block-style mappings, or none),
+/// so comments, order and every other key stay as they were; a layout it cannot edit safely
+/// (a flow-style `storage: {…}`) is rewritten whole through Yams, which drops comments, and
+/// the result says so. Written atomically; a missing file (and its folder) is created.
 public struct MigrationConfigFile: Sendable {
     /// The file to write.
     public let path: String
@@ -14,28 +13,28 @@ public struct MigrationConfigFile: Sendable {
     /// The file at `path` (which need not exist yet).
     public init(path: String) { self.path = path }
 
-    /// Sets each key of `storage` to its value, or removes it when the value is nil; a new
-    /// file starts with `library: <library>` when that is given. Returns whether comments
-    /// and layout were kept.
+    /// Sets each dotted key under `storage` (`backend`, `sqlite.path`) to its value, or removes
+    /// it when the value is nil; a new file starts with `library: <library>` when that is given.
+    /// Returns whether comments and layout were kept.
     @discardableResult
     public func setStorage(_ values: [(key: String, value: String?)], newFileLibrary library: String? = nil) throws -> Bool {
         let exists = FileManager.default.fileExists(atPath: path)
-        let original = exists ? try String(contentsOfFile: path, encoding: .utf8) : library.map { "library: \(Self.scalar($0))\n" } ?? ""
-        let root: Node?
+        let original = exists ? try String(contentsOfFile: path, encoding: .utf8) : library.map { "library: \(YAMLLines.scalar($0))\n" } ?? ""
+        let changes = values.map { (["storage"] + $0.key.split(separator: ".").map(String.init), $0.value) }
+        var kept = true
+        var text: String
         do {
-            root = try Yams.compose(yaml: original)
+            var lines = try YAMLLines(original)
+            if changes.allSatisfy({ lines.set($0.0, $0.1) }) {
+                text = lines.text
+            } else {
+                text = try Self.rewrite(original, changes)
+                kept = !original.contains("#")
+            }
         } catch {
             throw AlbumKitError(.configuration, "configuration file \(path) is not valid YAML, so migrate cannot update it: \(error)")
         }
-        var kept = true
-        var text: String
-        if let edited = Self.edit(original, root: root, values) {
-            text = edited
-        } else {
-            text = try Self.rewrite(root, values, path: path)
-            kept = !original.contains("#")
-        }
-        guard Self.readsBack(text, values) else {
+        guard Self.readsBack(text, changes) else {
             throw AlbumKitError(.configuration, "configuration file \(path): could not write the new storage keys; the file was left as it is")
         }
         if !text.hasSuffix("\n") { text += "\n" }
@@ -45,83 +44,126 @@ public struct MigrationConfigFile: Sendable {
         return kept
     }
 
-    /// The file with the keys changed line by line, or nil when its layout needs a rewrite.
-    private static func edit(_ text: String, root: Node?, _ values: [(key: String, value: String?)]) -> String? {
-        var lines = text.components(separatedBy: "\n")
+    /// The file rebuilt from its values (comments lost), the keys set or dropped.
+    private static func rewrite(_ text: String, _ changes: [([String], String?)]) throws -> String {
+        var tree = try Yams.load(yaml: text) as? [String: Any] ?? [:]
+        for (path, value) in changes { set(&tree, path[...], value) }
+        return try Yams.dump(object: tree, sortKeys: false)
+    }
+
+    private static func set(_ tree: inout [String: Any], _ path: ArraySlice<String>, _ value: String?) {
+        guard let key = path.first else { return }
+        if path.count == 1 {
+            tree[key] = value
+            return
+        }
+        var inner = tree[key] as? [String: Any] ?? [:]
+        set(&inner, path.dropFirst(), value)
+        tree[key] = inner.isEmpty ? nil : inner
+    }
+
+    /// Whether `text` parses and holds exactly the changed values.
+    private static func readsBack(_ text: String, _ changes: [([String], String?)]) -> Bool {
+        guard let root = (try? Yams.compose(yaml: text)) ?? nil else { return changes.allSatisfy { $0.1 == nil } }
+        return changes.allSatisfy { path, value in
+            var node: Node? = root
+            for key in path { node = node?.mapping?[key] }
+            return node?.string == value
+        }
+    }
+}
+
+/// A YAML document as lines, edited in place: set or remove a key at a path of block-style
+/// mappings, keeping every other line (comments included) as it is.
+struct YAMLLines {
+    private var lines: [String]
+
+    /// The lines of `text` (which must parse).
+    init(_ text: String) throws {
+        _ = try Yams.compose(yaml: text)
+        lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
-        guard let root else { return render(lines + block(values)) }
-        guard let mapping = root.mapping, isBlock(mapping, below: 0) else { return nil }
-        guard let (storageKey, storage) = mapping.first(where: { $0.key.string == "storage" }) else {
-            return render(lines + block(values))
+    }
+
+    /// The document.
+    var text: String { lines.joined(separator: "\n") + "\n" }
+
+    /// Sets the key at `path` to `value` (nil: removes it). False when the layout around it is
+    /// not plain block style (flow mappings, multi-line values): the caller rewrites instead.
+    mutating func set(_ path: [String], _ value: String?) -> Bool {
+        guard let root = (try? Yams.compose(yaml: text)) ?? nil else {
+            if let value { lines += Self.block(path[...], value, indent: "") }
+            return true
         }
-        if storage.null != nil {  // `storage:` with nothing under it
-            guard let line = storageKey.mark?.line, lines.indices.contains(line - 1) else { return nil }
-            lines.insert(contentsOf: entries(values.filter { $0.value != nil }, indent: "  "), at: line)
-            return render(lines)
+        guard let mapping = root.mapping, isBlock(mapping, parentLine: 0) else { return false }
+        return set(path[...], value, in: mapping, indent: "")
+    }
+
+    private mutating func set(_ path: ArraySlice<String>, _ value: String?, in mapping: Node.Mapping, indent: String) -> Bool {
+        guard let key = path.first else { return false }
+        guard let (keyNode, valueNode) = mapping.first(where: { $0.key.string == key }) else {
+            guard let value else { return true }
+            let entryIndent = mapping.first?.key.mark.map { String(repeating: " ", count: $0.column - 1) } ?? indent
+            lines.insert(contentsOf: Self.block(path, value, indent: entryIndent), at: end(of: mapping))
+            return true
         }
-        guard let section = storage.mapping, isBlock(section, below: storageKey.mark?.line ?? .max),
-            let first = section.first?.key.mark
-        else { return nil }
-        let indent = String(repeating: " ", count: first.column - 1)
-        var lastLine = section.compactMap { $0.value.mark?.line ?? $0.key.mark?.line }.max() ?? first.line
-        var removals: [Int] = []
-        for (key, value) in values {
-            if let (keyNode, valueNode) = section.first(where: { $0.key.string == key }) {
-                guard let line = keyNode.mark?.line, valueNode.scalar != nil, valueNode.mark?.line == line else { return nil }
-                if let value {
-                    lines[line - 1] = indent + "\(key): \(scalar(value))" + trailingComment(lines[line - 1])
-                } else {
-                    removals.append(line - 1)
-                }
-            } else if let value {
-                lines.insert(indent + "\(key): \(scalar(value))", at: lastLine)
-                lastLine += 1
-                removals = removals.map { $0 >= lastLine - 1 ? $0 + 1 : $0 }
+        guard let line = keyNode.mark?.line else { return false }
+        if path.count == 1 {
+            guard valueNode.scalar != nil || valueNode.null != nil, valueNode.mark?.line ?? line == line else { return false }
+            if let value {
+                let own = String(lines[line - 1].prefix { $0 == " " })
+                lines[line - 1] = own + "\(key): \(Self.scalar(value))" + Self.trailingComment(lines[line - 1])
+            } else {
+                lines.remove(at: line - 1)
             }
+            return true
         }
-        for index in removals.sorted(by: >) { lines.remove(at: index) }
-        return render(lines)
-    }
-
-    /// Whether `mapping` is laid out one key per line, starting below line `line` (Yams
-    /// does not report flow style reliably, so the marks decide).
-    private static func isBlock(_ mapping: Node.Mapping, below line: Int) -> Bool {
-        let lines = mapping.compactMap { $0.key.mark?.line }
-        return lines.count == mapping.count && Set(lines).count == lines.count && lines.allSatisfy { $0 > line }
-    }
-
-    /// The file rebuilt from its values (comments lost), the storage keys set or dropped.
-    private static func rewrite(_ root: Node?, _ values: [(key: String, value: String?)], path: String) throws -> String {
-        let top = root?.mapping.map { $0.map { ($0.key, $0.value) } } ?? []
-        var storage = top.first { $0.0.string == "storage" }?.1.mapping.map { $0.map { ($0.key, $0.value) } } ?? []
-        storage.removeAll { key, _ in values.contains { $0.key == key.string } }
-        storage += values.compactMap { key, value in value.map { (Node(key), Node($0)) } }
-        let document = top.filter { $0.0.string != "storage" } + [(Node("storage"), Node(storage))]
-        do {
-            return try Yams.serialize(node: Node(document))
-        } catch {
-            throw AlbumKitError(.configuration, "configuration file \(path): could not write the new storage keys (\(error)); the file was left as it is")
+        if valueNode.null != nil {  // `storage:` with nothing under it
+            guard let value else { return true }
+            let own = String(lines[line - 1].prefix { $0 == " " })
+            lines.insert(contentsOf: Self.block(path.dropFirst(), value, indent: own + "  "), at: line)
+            return true
         }
+        guard let inner = valueNode.mapping, isBlock(inner, parentLine: line) else { return false }
+        return set(path.dropFirst(), value, in: inner, indent: indent + "  ")
     }
 
-    /// Whether `text` parses and holds exactly `values` under `storage`.
-    private static func readsBack(_ text: String, _ values: [(key: String, value: String?)]) -> Bool {
-        guard let storage = (try? Yams.compose(yaml: text))??.mapping?["storage"]?.mapping else { return false }
-        return values.allSatisfy { storage[$0.key]?.string == $0.value }
+    /// The index of the line after `mapping`'s last entry and whatever is indented under it.
+    private func end(of mapping: Node.Mapping) -> Int {
+        guard let last = mapping.compactMap({ $0.key.mark?.line }).max(), let column = mapping.first?.key.mark?.column else {
+            return lines.count
+        }
+        var index = last  // 0-based index of the line after the last key's line
+        while index < lines.count {
+            let line = lines[index]
+            let indentation = line.prefix { $0 == " " }.count
+            let continues = indentation > column - 1 || (indentation == column - 1 && line.dropFirst(indentation).hasPrefix("-"))
+            if line.trimmingCharacters(in: .whitespaces).isEmpty || !continues { break }
+            index += 1
+        }
+        return index
     }
 
-    private static func block(_ values: [(key: String, value: String?)]) -> [String] {
-        ["storage:"] + entries(values.filter { $0.value != nil }, indent: "  ")
+    /// Whether `mapping` is laid out one key per line, below line `parentLine` (Yams does not
+    /// report flow style reliably, so the marks decide).
+    private func isBlock(_ mapping: Node.Mapping, parentLine: Int) -> Bool {
+        let keyLines = mapping.compactMap { $0.key.mark?.line }
+        return keyLines.count == mapping.count && Set(keyLines).count == keyLines.count && keyLines.allSatisfy { $0 > parentLine || parentLine == 0 }
     }
 
-    private static func entries(_ values: [(key: String, value: String?)], indent: String) -> [String] {
-        values.compactMap { key, value in value.map { indent + "\(key): \(scalar($0))" } }
+    /// `path` as nested block lines ending in `value`.
+    private static func block(_ path: ArraySlice<String>, _ value: String, indent: String) -> [String] {
+        var result: [String] = []
+        var current = indent
+        for (index, key) in path.enumerated() {
+            result.append(current + (index == path.count - 1 ? "\(key): \(scalar(value))" : "\(key):"))
+            current += "  "
+        }
+        return result
     }
-
-    private static func render(_ lines: [String]) -> String { lines.joined(separator: "\n") + "\n" }
 
     /// `value` as a YAML scalar: plain when that reads back as the same string, else quoted.
-    private static func scalar(_ value: String) -> String {
+    static func scalar(_ value: String) -> String {
         let plain = value.range(of: #"^[A-Za-z0-9_./~][A-Za-z0-9_./:@~+%-]*$"#, options: .regularExpression) != nil
         let keyword = ["true", "false", "yes", "no", "on", "off", "null", "~"].contains(value.lowercased())
         if plain && !keyword && Double(value) == nil { return value }

@@ -23,6 +23,8 @@ public protocol AlbumSource: Sendable {
     var name: String { get }
     /// One line for `albumkit plugins`.
     var summary: String { get }
+    /// The settings it reads (`plugins.<name>.*`), declared so the loader can check them.
+    var settings: [SettingDeclaration] { get }
     /// How well this source recognises `input`.
     func match(_ input: SourceInput) -> SourceMatch
     /// The albums and covers in `input`, in the order they are read.
@@ -35,6 +37,9 @@ public protocol AlbumSource: Sendable {
 extension AlbumSource {
     /// No summary.
     public var summary: String { "" }
+
+    /// No settings.
+    public var settings: [SettingDeclaration] { [] }
 
     /// Reads every item; the first error is the one problem.
     public func problems(in input: SourceInput, context: SourceContext) async throws -> [String] {
@@ -132,8 +137,9 @@ public enum SourceItem: Sendable {
     /// Cover bytes at a bundle-relative `path` (`covers/<sha256>.<ext>`), which albums name
     /// as their `coverUrl`.
     case cover(path: String, bytes: Data)
-    /// The memento a bundle carries (`state.json`); `restore` adopts it, `import` ignores it.
-    case state(LibraryState)
+    /// The memento and history a bundle carries (`state.json`); `restore` adopts it, `import`
+    /// uses only its resolved cover references.
+    case state(StateFile)
     /// A problem that does not stop the import (a referenced cover the bundle lacks, tracks
     /// skipped for having no album).
     case warning(String)

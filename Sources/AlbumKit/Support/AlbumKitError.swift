@@ -31,6 +31,10 @@ public struct AlbumKitError: Error, CustomStringConvertible, Sendable {
         public static let limitExceeded = Kind("limitExceeded")
         /// A database server could not be reached, or refused the login.
         public static let connection = Kind("connection")
+        /// An import stage failed an album.
+        public static let stageFailed = Kind("stageFailed")
+        /// A plugin (a child process) failed: it crashed, hung, or broke the protocol.
+        public static let pluginFailed = Kind("pluginFailed")
     }
 
     /// What went wrong.

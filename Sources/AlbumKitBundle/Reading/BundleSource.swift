@@ -30,6 +30,12 @@ public struct BundleSource: AlbumSource {
         return isTar ? .generic : .none
     }
 
+    /// Every problem `verify` finds: checksums, cover hashes, the manifest, each album's
+    /// fields, ids, cover references and the current album (see ``BundleVerifier``).
+    public func problems(in input: SourceInput, context: SourceContext) async throws -> [String] {
+        try await BundleVerifier.problems(in: input.url, limits: context.limits)
+    }
+
     public func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error> {
         let reader = Mutex(PulledReader(input: input.url, options: .init(limits: context.limits)))
         return AsyncThrowingStream { try reader.withLock { try $0.next() } }

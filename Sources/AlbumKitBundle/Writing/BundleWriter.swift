@@ -15,16 +15,15 @@ public struct BundleWriter: Sendable {
         self.generator = generator
     }
 
-    /// Writes `snapshot` and the covers `keys` names (default: every cover in `covers`) to
-    /// `destination`; announces it on `hub` when given. Returns the bytes written.
+    /// Writes `contents` and the covers `keys` names (default: every stored cover) to
+    /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
     @discardableResult
     public func write(
-        _ snapshot: LibrarySnapshot, covers: any CoverStore, keys: [CoverKey]? = nil, to destination: URL,
-        hub: NotificationHub? = nil
+        _ contents: ExportContents, keys: [CoverKey]? = nil, to destination: URL, hub: NotificationHub? = nil
     ) async throws -> Int64 {
+        let snapshot = contents.snapshot
         let path = destination.path
         let total = snapshot.albums.count
-        hub?.publish(.exportStarted(path: path, albums: total))
         let file = try TemporaryFile(beside: destination)
         let archive = try ArchiveWriter(descriptor: file.descriptor, path: path, compression: compression)
         var sums: [(path: String, digest: String)] = []
@@ -35,19 +34,17 @@ public struct BundleWriter: Sendable {
         let json = JSONFormat()
         try add("manifest.json", try json.encode(BundleManifest(albumCount: total, generator: generator)))
         try add("albums.json", try json.encode(snapshot.albums))
-        try add("state.json", try json.encode(snapshot.state))
+        try add("state.json", try json.encode(try await contents.stateFile()))
         hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
-        let coverKeys = if let keys { keys } else { try await covers.keys() }
+        let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
         for key in coverKeys {
-            guard let bytes = try await covers.data(for: key) else { continue }
+            guard let bytes = try await contents.coverBytes(key) else { continue }
             try add(key.bundlePath, bytes)
             hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
         }
         try archive.add(ChecksumList.entryName, ChecksumList.render(sums))
         try archive.close()
         try file.commit()
-        let written = archive.bytesWritten
-        hub?.publish(.exportFinished(path: path, albums: total, bytesWritten: written))
-        return written
+        return archive.bytesWritten
     }
 }

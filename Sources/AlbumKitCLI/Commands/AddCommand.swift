@@ -16,10 +16,10 @@ struct AddCommand: AsyncParsableCommand {
     func run() async throws {
         try await global.withLibrary { library, context in
             let record = AlbumRecord(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
-            guard cover != nil, context.fetchesRemoteCovers else {
+            guard let cover, !cover.hasPrefix("covers/") else {
                 return try await report(try await library.add(record, at: at), in: library)
             }
-            let summary = try await context.fetchingCovers(for: library) { _ in
+            let summary = try await library.fetchingCovers {
                 try await report(try await library.add(record, at: at), in: library)
             }
             context.warn(about: summary)

@@ -22,29 +22,14 @@ struct CoversCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let summary = try await global.withLibrary(progress: true) { library, context in
-                let chosen = try await choose(in: library)
-                return try await context.fetchingCovers(for: library) { _ in
-                    for album in chosen { library.hub.publish(.coverRequested(album.id, reference: album.coverUrl!)) }
-                }
+            let summary = try await global.withLibrary(progress: true) { library, _ in
+                try await library.fetchCovers(of: albums.isEmpty ? nil : albums.map(AlbumReference.init), all: all)
             }
             print("Covers: \(summary.fetched) fetched, \(summary.cached) already stored, \(summary.failures.count) failed.")
             for failure in summary.failures { print("  failed: \(failure.album) \(failure.reference): \(failure.reason)") }
             if !summary.failures.isEmpty {
                 throw AlbumKitError(.unsupported, "\(summary.failures.count) cover\(summary.failures.count == 1 ? "" : "s") could not be fetched")
             }
-        }
-
-        private func choose(in library: Library) async throws -> [Album] {
-            if !albums.isEmpty {
-                return try await albums.asyncMap { try await library.album(AlbumReference($0)).album }.filter { $0.coverUrl != nil }
-            }
-            var chosen: [Album] = []
-            for album in await library.albums where album.coverUrl != nil {
-                let state = await library.coverState(of: album)
-                if all || state != .stored { chosen.append(album) }
-            }
-            return chosen
         }
     }
 
@@ -56,13 +41,12 @@ struct CoversCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.withLibrary { library, _ in
-                let state = await library.snapshot.state
                 var counts: [CoverState: Int] = [:]
-                for row in await library.rows() {
+                for row in try await library.rows() {
                     counts[row.cover, default: 0] += 1
                     var line = "\(row.position)\t\(row.cover.rawValue)\t\(row.album.title)"
                     if let reference = row.album.coverUrl { line += "\t\(reference)" }
-                    if row.cover == .failed, let reason = state.covers[row.album.coverUrl ?? ""]?.failure { line += "\t\(reason)" }
+                    if row.cover == .failed, let reason = await library.coverFailure(of: row.album) { line += "\t\(reason)" }
                     print(line)
                 }
                 print("stored \(counts[.stored] ?? 0), missing \(counts[.missing] ?? 0), failed \(counts[.failed] ?? 0), none \(counts[.none] ?? 0)")
@@ -80,14 +64,5 @@ struct CoversCommand: AsyncParsableCommand {
             let (removed, bytes) = try await global.withLibrary { library, _ in try await library.pruneCovers() }
             print("Removed \(removed) unused cover\(removed == 1 ? "" : "s"), freeing \(bytes) bytes.")
         }
-    }
-}
-
-extension Array {
-    /// `transform` applied to each element in order, awaiting each.
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
     }
 }

@@ -1,34 +1,29 @@
 import AlbumKit
-import AlbumKitBundle
 import ArgumentParser
 import Foundation
 
-/// `albumkit export PATH`: an album list (`.json`, `.plist`) or a backup bundle.
+/// `albumkit export PATH [--force]`: a backup bundle or an album list, as the name's ending says.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the albums to a file.",
-        discussion: "The format follows the name: \(ExportFormat.endings.joined(separator: ", ")). The file is written under a temporary name and renamed when complete.")
+        discussion: """
+            The format follows the name's ending: a backup bundle (.tar.gz, .tgz, .tar.zst, .tar.xz, .tar) \
+            or a plain album list (.json, .plist); 'albumkit plugins' lists every exporter. The file is \
+            written under a temporary name and renamed when complete. An existing file is replaced only \
+            with --force (or after a yes on a terminal).
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The file to write.") var path: String
+    @Flag(help: "Replace the file if it exists.") var force = false
 
     func run() async throws {
-        let format = try ExportFormat(path: path)
         let destination = URL(fileURLWithPath: path)
-        let albums = try await global.withLibrary(progress: true) { library, context in
-            let snapshot = await library.snapshot
-            switch format {
-            case .jsonList:
-                try AlbumListExporter(format: JSONFormat()).export(snapshot.albums, to: destination, hub: context.hub)
-            case .plistList:
-                try AlbumListExporter(format: PropertyListFormat()).export(snapshot.albums, to: destination, hub: context.hub)
-            case .bundle:
-                try await BundleWriter(compression: try BundleCompression(path: path), generator: "albumkit \(AlbumKitVersion.current)")
-                    .write(snapshot, covers: library.storage.covers, to: destination, hub: context.hub)
-            }
-            return snapshot.albums
+        let replacing = force || (FileManager.default.fileExists(atPath: path) && Console.confirm("\(path) exists. Replace it?"))
+        let report = try await global.withLibrary(progress: true) { library, _ in
+            try await library.export(to: destination, replacing: replacing)
         }
-        print("Exported \(albums.count) albums to \(path).")
+        print("Exported \(report.albums) albums to \(path) (\(report.exporter), \(report.bytes) bytes).")
     }
 }

@@ -4,43 +4,52 @@ import Foundation
 
 extension DuplicatePolicy: ExpressibleByArgument {}
 
-/// `albumkit import PATH… [--on-duplicate skip|replace|keep] [--dry-run]`.
+/// `albumkit import PATH… [--format NAME] [--on-duplicate skip|replace|keep] [--dry-run [--json]] [--fetch-covers]`.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Merge albums from files into the library (one undoable step).",
         discussion: """
-            Reads JSON album lists (an array, or {"albums": [...]}), property lists (XML or binary), and \
-            bundles (.tar, .tar.gz/.tgz, .tar.xz, .tar.zst, .zip, or an unpacked bundle folder). \
-            A duplicate is the same id or, for an album without one, the same artist, title and year \
-            ignoring case. Nothing is written if any input fails.
+            Reads JSON album lists (an array, or {"albums": [...]}), property lists (XML or binary), \
+            bundles (.tar, .tar.gz/.tgz, .tar.xz, .tar.zst, .zip, or an unpacked bundle folder) and \
+            whatever source plugins read ('albumkit plugins'); each input goes to the source that \
+            recognises its content. Every album passes through the stages of import.stages \
+            ('albumkit pipeline show'). A duplicate is the same id or, for an album without one, the \
+            same artist, title and year ignoring case. Nothing is written if any input or stage fails. \
+            --dry-run prints the plan album by album: new, duplicate, replace, copy, dropped (stage and \
+            reason), invalid (reason).
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Files or bundle folders to import.") var paths: [String]
+    @Argument(help: "Files or folders to import.") var paths: [String]
+    @Option(help: ArgumentHelp("Read every input with this album source (see 'albumkit plugins').", valueName: "name")) var format: String?
     @Option(help: "What to do with duplicates.") var onDuplicate: DuplicatePolicy = .skip
-    @Flag(help: "Report what would happen; write nothing.") var dryRun = false
+    @Flag(help: "Print the plan album by album; write nothing.") var dryRun = false
+    @Flag(help: "With --dry-run: print the plan as JSON (a stable shape, see README).") var json = false
     @Flag(help: "After the albums are committed, fetch their covers (import is offline without it).") var fetchCovers = false
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file to import") }
+        if json && !dryRun { throw ValidationError("--json goes with --dry-run") }
     }
 
     func run() async throws {
-        let summary = try await global.withLibrary(progress: true) { library, context in
-            var pipeline = ImportPipeline(
-                registry: context.registry, limits: context.configuration.limits, policy: onDuplicate, dryRun: dryRun,
-                stagingParent: context.configuration.libraryDirectory)
-            pipeline.fileRoots = FileRoots(context.configuration.covers.fileRoots)
-            let inputs = paths.map { URL(fileURLWithPath: $0) }
-            guard fetchCovers && !dryRun else { return try await pipeline.run(inputs, into: library) }
-            var summary = ImportSummary()
-            let covers = try await context.fetchingCovers(for: library) { _ in summary = try await pipeline.run(inputs, into: library) }
-            context.warn(about: covers)
-            return summary
+        let options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, format: format)
+        let (report, covers) = try await global.withLibrary(progress: !json) { library, _ in
+            try await library.importAlbums(from: paths.map { URL(fileURLWithPath: $0) }, options: options, fetchCovers: fetchCovers)
         }
-        for warning in summary.warnings { Console.warning(warning) }
-        let verb = dryRun ? "Would import" : "Imported"
-        print("\(verb): \(summary.added) added, \(summary.skipped) skipped, \(summary.replaced) replaced, \(summary.kept) kept as copies.")
+        for warning in report.summary.warnings { Console.warning(warning) }
+        for failure in covers?.failures ?? [] { Console.warning("cover of album \(failure.album): \(failure.reason)") }
+        let summary = report.summary
+        if dryRun {
+            print(json ? try ImportPlanText.json(report.plan) : ImportPlanText.render(report.plan))
+            if summary.invalid > 0 {
+                throw AlbumKitError(.invalidAlbum, "\(summary.invalid) album\(summary.invalid == 1 ? " is" : "s are") invalid: the import would fail")
+            }
+            return
+        }
+        var line = "Imported: \(summary.added) added, \(summary.skipped) skipped, \(summary.replaced) replaced, \(summary.kept) kept as copies"
+        if summary.dropped > 0 { line += ", \(summary.dropped) dropped by stages" }
+        print(line + ".")
     }
 }

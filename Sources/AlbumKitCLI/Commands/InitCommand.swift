@@ -8,7 +8,7 @@ struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Create a new library.",
-        discussion: "An existing library is an error and is never touched.")
+        discussion: "An existing library is an error and is never touched. A starter PATH is checked whole first: when it is refused, nothing is created.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -25,24 +25,9 @@ struct InitCommand: AsyncParsableCommand {
     func run() async throws {
         let context = try global.makeContext()
         defer { context.close() }
-        let storage = try context.storage()
-        try await storage.create()
-        guard starter else {
-            print("Created an empty library at \(storage.location).")
-            return
-        }
-        let library = try await Library.open(storage, hub: context.hub)
-        let count: Int
-        if let starterPath {
-            let pipeline = RestorePipeline(
-                registry: context.registry, limits: context.configuration.limits,
-                stagingParent: context.configuration.libraryDirectory)
-            count = try await pipeline.run(URL(fileURLWithPath: starterPath), into: library).added
-        } else {
-            let snapshot = try await StarterLibrary.load(into: storage.covers)
-            try await library.replaceAll(with: snapshot)
-            count = snapshot.albums.count
-        }
-        print("Created a library with \(count) starter albums at \(storage.location).")
+        let seed: LibrarySeed = !starter ? .empty : starterPath.map { .input(URL(fileURLWithPath: $0)) } ?? .starter
+        let library = try await Library.create(context.configuration, registry: context.registry, hub: context.hub, seed: seed)
+        let count = try await library.count()
+        print(starter ? "Created a library with \(count) starter albums at \(library.location)." : "Created an empty library at \(library.location).")
     }
 }

@@ -15,8 +15,8 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withLibrary { library, _ in
-            let rows = await library.rows()
-            let current = await library.currentAlbum?.id
+            let rows = try await library.rows()
+            let current = await library.memento.current
             print(json ? try AlbumJSON.list(rows, current: current) : AlbumTable.render(rows, current: current))
         }
     }

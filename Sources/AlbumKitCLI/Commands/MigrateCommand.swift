@@ -2,8 +2,8 @@ import AlbumKit
 import ArgumentParser
 import Foundation
 
-/// `albumkit migrate --to BACKEND [--path P | --url U]`: copy the library to another backend,
-/// verify the copy, then switch `storage` in the configuration file in effect.
+/// `albumkit migrate --to BACKEND [--path P | --url U] [--replace]`: copy the library to another
+/// backend, verify the copy, then switch `storage` in the configuration file in effect.
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
@@ -12,7 +12,9 @@ struct MigrateCommand: AsyncParsableCommand {
             Copies albums, order, ids, covers and history, checks the copy (counts and a content \
             hash over both sides), then writes the new storage keys into the configuration file \
             in effect (creating $XDG_CONFIG_HOME/albumkit/config.yaml when there is none). The \
-            old library is left where it was; remove it when you no longer need it.
+            old library is left where it was; remove it when you no longer need it. A destination \
+            that already holds another library is refused unless --replace, which first saves it \
+            as a bundle in backups/.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -22,42 +24,42 @@ struct MigrateCommand: AsyncParsableCommand {
     var path: String?
     @Option(help: ArgumentHelp("The database URL, for postgres: postgres://user[:password]@host[:port]/database.", valueName: "url"))
     var url: String?
+    @Option(name: .customLong("set"), help: ArgumentHelp("Another setting the backend declares (storage.<backend>.KEY), as KEY=VALUE; repeatable.", valueName: "key=value"))
+    var settings: [String] = []
+    @Flag(help: "Replace a library the destination already holds (it is saved to backups/ first).")
+    var replace = false
 
     func validate() throws {
         if path != nil && url != nil { throw ValidationError("give --path (file backends) or --url (postgres), not both") }
+        for setting in settings where !setting.contains("=") { throw ValidationError("--set \(setting): expected KEY=VALUE") }
+    }
+
+    /// The backend settings the options give.
+    private var target: MigrationTarget {
+        var values: [String: String] = [:]
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            values[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        if let path { values["path"] = path }
+        if let url { values["url"] = url }
+        return MigrationTarget(backend: backend, settings: values)
     }
 
     func run() async throws {
-        let context = try global.makeContext(progress: true)
-        defer { context.close() }
-        let current = context.configuration
-        let source = try context.storage()
-        guard try await source.exists() else {
-            throw AlbumKitError(.libraryState, "no library at \(source.location) to migrate: run 'albumkit init' first")
+        let outcome = try await global.withLibrary(progress: true) { library, _ in
+            try await library.migrate(to: target, replace: replace)
         }
-        var target = current
-        target.storage.backend = backend
-        target.storage.path = path
-        if let url { target.storage.url = url }
-        let destination = try context.registry.makeStorage(for: target)
-
-        let report = try await Migration(from: source, to: destination, hub: context.hub).run()
-        print("Copied \(report.albums) albums, \(report.covers) covers and \(report.historySteps) history steps from \(source.location) to \(destination.location); verified (sha256 \(report.digest.prefix(16))…).")
-
-        let loader = ConfigurationLoader(explicitFile: global.config)
-        let file = current.file ?? loader.configHome + "/albumkit/config.yaml"
-        var values: [(key: String, value: String?)] = [("backend", backend), ("path", path)]
-        if url != nil || backend == "postgres" { values.append(("url", target.storage.url)) }
-        let library = current.origin(of: "library") == .defaultValue ? nil : current.library
-        let kept = try MigrationConfigFile(path: file).setStorage(values, newFileLibrary: library)
-        context.hub.publish(.storageSwitched(from: source.location, to: destination.location))
-        print("Switched storage to \(backend) in \(file)\(current.file == nil ? " (new file)" : "").")
-        if !kept { Console.warning("\(file) was rewritten whole (its storage section is in flow style), so its comments were dropped") }
-        for key in ["storage.backend", "storage.path", "storage.url"] {
-            if case .environment(let variable) = current.origin(of: key) {
-                Console.warning("\(variable) is set and still overrides \(key) in \(file); unset it to use the new library")
-            }
+        let report = outcome.report
+        if let backup = outcome.backup { print("Saved the library \(outcome.to) held to \(backup).") }
+        print("Copied \(report.albums) albums, \(report.covers) covers and \(report.historySteps) history steps from \(outcome.from) to \(outcome.to); verified (sha256 \(report.digest.prefix(16))…).")
+        print("Switched storage to \(backend) in \(outcome.configurationFile)\(outcome.createdFile ? " (new file)" : "").")
+        if !outcome.keptLayout {
+            Console.warning("\(outcome.configurationFile) was rewritten whole (its storage section is in flow style), so its comments were dropped")
         }
-        print("The old library stays at \(source.location); remove it when you no longer need it.")
+        for (variable, key) in outcome.overridingVariables {
+            Console.warning("\(variable) is set and still overrides \(key) in \(outcome.configurationFile); unset it to use the new library")
+        }
+        print("The old library stays at \(outcome.from); remove it when you no longer need it.")
     }
 }

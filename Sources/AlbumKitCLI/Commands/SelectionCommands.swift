@@ -23,7 +23,7 @@ struct CurrentCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withLibrary { library, _ in
-            guard let album = await library.currentAlbum else {
+            guard let album = try await library.currentAlbum() else {
                 print(json ? try AlbumJSON.single(nil) : "No current album.")
                 return
             }

@@ -16,7 +16,7 @@ struct ShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await global.withLibrary { library, _ in
             let row = try await library.detailRow(AlbumReference(album))
-            let isCurrent = await library.currentAlbum?.id == row.album.id
+            let isCurrent = await library.memento.current == row.album.id
             print(json ? try AlbumJSON.single(row) : AlbumTable.detail(row, isCurrent: isCurrent))
         }
     }

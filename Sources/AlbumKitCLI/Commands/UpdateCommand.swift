@@ -24,11 +24,11 @@ struct UpdateCommand: AsyncParsableCommand {
         try await global.withLibrary { library, context in
             let patch = AlbumPatch(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
             let reference = AlbumReference(self.album)
-            guard cover?.isEmpty == false, context.fetchesRemoteCovers else {
+            guard let cover, !cover.isEmpty, !cover.hasPrefix("covers/") else {
                 let album = try await library.update(reference, patch)
                 return print("Updated '\(album.title)' by \(album.artist).")
             }
-            let summary = try await context.fetchingCovers(for: library) { _ in
+            let summary = try await library.fetchingCovers {
                 let album = try await library.update(reference, patch)
                 print("Updated '\(album.title)' by \(album.artist).")
             }

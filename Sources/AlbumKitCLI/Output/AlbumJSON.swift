@@ -63,9 +63,9 @@ enum AlbumJSON {
 
 extension Library {
     /// Every album with its position and cover state, for output.
-    func rows() async -> [AlbumJSON.Row] {
+    func rows() async throws -> [AlbumJSON.Row] {
         var rows: [AlbumJSON.Row] = []
-        for (index, album) in albums.enumerated() {
+        for (index, album) in try await albums().enumerated() {
             rows.append(AlbumJSON.Row(position: index + 1, album: album, cover: await coverState(of: album)))
         }
         return rows
@@ -73,8 +73,8 @@ extension Library {
 
     /// One album with its position, cover state and stored cover, for `show` and `current`.
     func detailRow(_ reference: AlbumReference) async throws -> AlbumJSON.Row {
-        let (album, position) = try album(reference)
-        let stored = await storedCover(of: album).map { ($0, storage.covers.location(of: $0)) }
+        let (album, position) = try await album(reference)
+        let stored = await storedCover(of: album).map { ($0, coverLocation($0)) }
         return AlbumJSON.Row(position: position, album: album, cover: await coverState(of: album), stored: stored)
     }
 }

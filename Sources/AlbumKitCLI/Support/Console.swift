@@ -13,6 +13,14 @@ enum Console {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// Asks `question` on the terminal and returns whether the answer was yes; false at once
+    /// when standard input or error is not a terminal (a script must say --force or --yes).
+    static func confirm(_ question: String) -> Bool {
+        guard isatty(STDIN_FILENO) == 1, errorIsTerminal else { return false }
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        return ["y", "yes"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
+    }
+
     /// Whether standard error is a terminal (progress bars go there).
     static var errorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+extension Library {
+    /// Imports `inputs` through the import pipeline (sources, the stages `import.stages`
+    /// names, one commit); with `fetchCovers`, then fetches the covers of what came in.
+    public func importAlbums(
+        from inputs: [URL], options: ImportOptions = ImportOptions(), fetchCovers: Bool = false
+    ) async throws -> (report: ImportReport, covers: CoverFetchSummary?) {
+        let pipeline = ImportPipeline(registry: registry, configuration: configuration, options: options)
+        guard fetchCovers && !options.dryRun else { return (try await pipeline.run(inputs, into: self), nil) }
+        var report: ImportReport?
+        let covers = try await fetchingCovers { report = try await pipeline.run(inputs, into: self) }
+        return (report!, covers)
+    }
+
+    /// Merges the albums that passed every stage as one step of history, by what `dedupe`
+    /// decided for each, against the library as it is under the lock: a replacement of an album
+    /// that is gone is added instead; an id taken meanwhile gets a new one. Updates come first,
+    /// then the new albums in input order at the end. Returns each album's outcome in input order.
+    func commitImport(_ items: [ImportItem]) async throws -> [(Album, ImportOutcome)] {
+        let label = "import \(items.count) album\(items.count == 1 ? "" : "s")"
+        return try await commit(label: label) { snapshot in
+            var merge = ImportMerge(snapshot)
+            for item in items { try merge.add(item) }
+            return (merge.edits, merge.resolutions, merge.outcomes.map { AlbumOutcome(album: $0.0, outcome: $0.1) })
+        }.map { ($0.album, $0.outcome) }
+    }
+}
+
+/// One album's outcome, as a `Sendable` value.
+private struct AlbumOutcome: Sendable {
+    let album: Album
+    let outcome: ImportOutcome
+}
+
+/// Builds an import's edits against one snapshot.
+private struct ImportMerge {
+    private let count: Int
+    private var indexOf: [AlbumID: Int] = [:]
+    private var updates: [LibraryEdit] = []
+    private var inserts: [Album] = []
+    private var insertIndex: [AlbumID: Int] = [:]
+    private let albums: [Album]
+    private(set) var outcomes: [(Album, ImportOutcome)] = []
+    private(set) var resolutions: [String: CoverResolution] = [:]
+
+    init(_ snapshot: LibrarySnapshot) {
+        albums = snapshot.albums
+        count = snapshot.albums.count
+        indexOf.reserveCapacity(count)
+        for (index, album) in snapshot.albums.enumerated() { indexOf[album.id] = index }
+    }
+
+    var edits: [LibraryEdit] { updates + inserts.enumerated().map { .insert($0.element, at: count + $0.offset) } }
+
+    mutating func add(_ item: ImportItem) throws {
+        var album = try item.record.validated(newID: .generate(), label: item.label)
+        if let payload = item.cover, let reference = album.coverUrl, !reference.hasPrefix("covers/") {
+            resolutions[reference] = .stored(payload.key)
+        }
+        if case .replace(let id) = item.disposition, replace(id, with: &album) { return }
+        if indexOf[album.id] != nil || insertIndex[album.id] != nil { album.id = .generate() }
+        insertIndex[album.id] = inserts.count
+        inserts.append(album)
+        outcomes.append((album, item.disposition == .copy ? .kept : .added))
+    }
+
+    /// Replaces the held album `id` (in the library or added earlier by this import); false
+    /// when it is held nowhere.
+    private mutating func replace(_ id: AlbumID, with album: inout Album) -> Bool {
+        album.id = id
+        if let index = indexOf[id] {
+            let before = albums[index]
+            if before != album { updates.append(.update(before: before, after: album)) }
+        } else if let index = insertIndex[id] {
+            inserts[index] = album
+        } else {
+            return false
+        }
+        outcomes.append((album, .replaced))
+        return true
+    }
+}

@@ -1,0 +1,104 @@
+/// One import's pass of albums through its stages: each album goes through every stage in
+/// order until one drops or fails it; each stage's counts and time go into its report.
+struct StageRun {
+    private var stages: [any ImportStage]
+    private let dryRun: Bool
+    /// Each stage's report, in stage order.
+    private(set) var reports: [StageReport]
+    /// Albums left out as duplicates.
+    private(set) var duplicates = 0
+    /// Every album's fate so far, in input order; nil for an album that passed every stage.
+    private var fates: [ImportPlan.Entry?] = []
+
+    init(stages: [any ImportStage], dryRun: Bool) {
+        self.stages = stages
+        self.dryRun = dryRun
+        reports = stages.map { StageReport(stage: $0.name) }
+    }
+
+    /// Runs `items` through the stages; returns those that passed every one, in order. A
+    /// failure stops a real import with an error naming the album and the stage; a dry run
+    /// notes the album as invalid and goes on.
+    mutating func run(_ items: [ImportItem], batch: StageBatch) async throws -> [ImportItem] {
+        for index in stages.indices { try await stages[index].begin(batch) }
+        var survivors: [ImportItem] = []
+        survivors.reserveCapacity(items.count)
+        for item in items {
+            if let survivor = try await pass(item) { survivors.append(survivor) }
+        }
+        for index in stages.indices { try await stages[index].end(batch) }
+        return survivors
+    }
+
+    /// The plan: each album's fate in input order, survivors by what the commit will do.
+    func plan(with survivors: [ImportItem]) -> ImportPlan {
+        var plan = ImportPlan()
+        var next = survivors.makeIterator()
+        for fate in fates {
+            if let fate {
+                plan.entries.append(fate)
+            } else if let survivor = next.next() {
+                let outcome: ImportPlan.Entry.Outcome = switch survivor.disposition {
+                case .add: .new
+                case .replace: .replace
+                case .copy: .copy
+                }
+                plan.entries.append(ImportPlan.Entry(outcome, survivor))
+            }
+        }
+        return plan
+    }
+
+    private mutating func pass(_ item: ImportItem) async throws -> ImportItem? {
+        var current = item
+        for index in stages.indices {
+            let name = stages[index].name
+            reports[index].received += 1
+            let started = ContinuousClock.now
+            let decision: StageDecision
+            do {
+                decision = try await stages[index].process(current)
+            } catch {
+                decision = .fail(reason: String(describing: error))
+            }
+            reports[index].seconds += (ContinuousClock.now - started).seconds
+            switch decision {
+            case .pass(let next):
+                reports[index].passed += 1
+                current = next
+            case .drop(let reason):
+                reports[index].dropped += 1
+                note(ImportPlan.Entry(.dropped, current, stage: name, reason: reason))
+                return nil
+            case .duplicate(let reason):
+                reports[index].dropped += 1
+                duplicates += 1
+                note(ImportPlan.Entry(.duplicate, current, stage: name, reason: reason))
+                return nil
+            case .fail(let reason):
+                reports[index].failed += 1
+                guard dryRun else { throw Self.failure(of: current, in: name, reason: reason) }
+                note(ImportPlan.Entry(.invalid, current, stage: name, reason: reason))
+                return nil
+            }
+        }
+        if dryRun { fates.append(nil) }
+        return current
+    }
+
+    private mutating func note(_ fate: ImportPlan.Entry) {
+        if dryRun { fates.append(fate) }
+    }
+
+    /// The error a stage's failure stops the import with: one sentence naming the album and
+    /// the stage.
+    static func failure(of item: ImportItem, in stage: String, reason: String) -> AlbumKitError {
+        let sentence = reason.contains(item.label) ? reason : "\(item.label): \(reason)"
+        return AlbumKitError(stage == "validate" ? .invalidAlbum : .stageFailed, "\(sentence) (stage '\(stage)')")
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// `normalize`: title, artist and genre trimmed, in Unicode NFC, and every inner run of white
+/// space turned into one space — so `"Hunky  Dory"` and a decomposed `"Café"` import as the
+/// same text the library already holds.
+public struct NormalizeStage: ImportStage {
+    public init() {}
+
+    public var name: String { "normalize" }
+
+    public mutating func process(_ item: ImportItem) async throws -> StageDecision {
+        var item = item
+        item.record.title = Self.normalized(item.record.title)
+        item.record.artist = Self.normalized(item.record.artist)
+        item.record.genre = Self.normalized(item.record.genre)
+        return .pass(item)
+    }
+
+    /// `text` trimmed, composed (NFC), with runs of white space made one space.
+    static func normalized(_ text: String) -> String {
+        // Plain ASCII with single spaces inside is already normal: no copy.
+        if text.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F || $0 == 0x20 }), !text.contains("  "),
+            text.first != " ", text.last != " "
+        {
+            return text
+        }
+        var result = ""
+        var pendingSpace = false
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.unicodeScalars.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+extension ImportStageFactory {
+    /// `normalize`: trimmed, NFC, single inner spaces.
+    public static let normalize = ImportStageFactory(
+        name: "normalize", summary: "trims, composes to Unicode NFC, and makes inner runs of white space one space"
+    ) { _ in NormalizeStage() }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Synchronization
+
+/// One step of `import`: every album read from the inputs passes through the stages named in
+/// `import.stages`, in that order (`validate`, `normalize`, `dedupe`, `covers` by default),
+/// before the whole batch is committed as one step of history.
+///
+/// ## Implementation requirements
+/// - A stage is made fresh for each import by its factory, so it may keep what it needs
+///   across the batch in its own properties (``process(_:)`` is `mutating`).
+/// - ``process(_:)`` is called once per album, in input order. It returns
+///   ``StageDecision/pass(_:)`` with the item (changed or not), ``StageDecision/drop(reason:)``,
+///   ``StageDecision/duplicate(reason:)``, or ``StageDecision/fail(reason:)``; throwing is the same
+///   as failing with the error's description. A failure stops a real import with an error
+///   naming the album and the stage; a dry run records it and goes on.
+/// - A stage writes nothing: the pipeline commits once, after every stage has seen every
+///   album, so a failure anywhere leaves the library exactly as it was.
+/// - ``begin(_:)`` and ``end(_:)`` run before the first and after the last album; both see the
+///   library as it was when the import began (``StageBatch/library``). Either may throw to
+///   fail the import.
+/// - Everything a stage gets is untrusted input: a stage that changes fields must leave them
+///   valid (the commit validates again and fails the import naming the album otherwise).
+///
+/// `AlbumKitTesting.ImportStageCompatTest` checks these promises for a stage.
+public protocol ImportStage: Sendable {
+    /// The name it is registered under and `import.stages` names it by.
+    var name: String { get }
+    /// Called once before the first album.
+    mutating func begin(_ batch: StageBatch) async throws
+    /// Decides what happens to one album.
+    mutating func process(_ item: ImportItem) async throws -> StageDecision
+    /// Called once after the last album.
+    mutating func end(_ batch: StageBatch) async throws
+}
+
+extension ImportStage {
+    /// Stages that need no preparation do nothing.
+    public mutating func begin(_ batch: StageBatch) async throws {}
+    /// Stages that keep nothing across the batch do nothing.
+    public mutating func end(_ batch: StageBatch) async throws {}
+}
+
+/// What a stage decided about one album.
+public enum StageDecision: Sendable {
+    /// Pass the album on, changed or not.
+    case pass(ImportItem)
+    /// Leave the album out, saying why.
+    case drop(reason: String)
+    /// Leave the album out as a duplicate; `reason` names the album it duplicates.
+    case duplicate(reason: String)
+    /// Fail the import because of this album.
+    case fail(reason: String)
+}
+
+/// One album on its way through the stages.
+public struct ImportItem: Sendable, Hashable {
+    /// What the import will do with the album, as `dedupe` decided.
+    public enum Disposition: Sendable, Hashable {
+        /// Add it as a new album.
+        case add
+        /// Overwrite the fields of the library's album with this id, keeping its place.
+        case replace(AlbumID)
+        /// Add it again under a new id although the library holds it (`--on-duplicate keep`).
+        case copy
+    }
+
+    /// The album's fields as they stand now. `validate` gives it an id when it has none.
+    public var record: AlbumRecord
+    /// Names the album in messages ("albums.json #3 'Low'").
+    public let label: String
+    /// The input it came from.
+    public let input: String
+    /// Whether the input gave the album its id (a duplicate of an album without one is found
+    /// by artist, title and year instead).
+    public let hadID: Bool
+    /// The cover bytes the input carried for this album, once the `covers` stage linked them.
+    public var cover: CoverPayload?
+    /// What the commit does with it.
+    public var disposition: Disposition = .add
+
+    /// An album as its input gave it.
+    public init(record: AlbumRecord, label: String, input: String) {
+        self.record = record
+        self.label = label
+        self.input = input
+        self.hadID = record.id != nil
+    }
+}
+
+/// Cover bytes an input carried (checked against their SHA-256 name), waiting on disk until
+/// the import commits.
+public struct CoverPayload: Sendable, Hashable {
+    /// The key the bytes are stored under (their SHA-256 and image type).
+    public let key: CoverKey
+    /// Where the bytes wait; nil when the library already stores them, or in a dry run (which
+    /// checks the bytes and keeps none).
+    public let file: URL?
+
+    /// A payload of `key` waiting in `file`.
+    public init(key: CoverKey, file: URL?) {
+        self.key = key
+        self.file = file
+    }
+
+    /// The bytes, when they wait on disk.
+    public func bytes() throws -> Data? { try file.map { try Data(contentsOf: $0) } }
+}
+
+/// What a stage sees of the whole import: the library as it was when the import began, the
+/// options, the covers the inputs carried, and the hub.
+public struct StageBatch: Sendable {
+    /// The library when the import began.
+    public let library: LibrarySnapshot
+    /// How duplicates are handled and whether this is a dry run.
+    public let options: ImportOptions
+    /// The hub, for stages that report what they do.
+    public let hub: NotificationHub
+    /// Cover bytes the inputs carried, by the reference albums name them with
+    /// (`covers/<sha256>.<ext>`, or a URL a bundle's memento resolved to stored bytes).
+    public let carriedCovers: [String: CoverPayload]
+    /// Whether the library already stores a cover.
+    public let isStored: @Sendable (CoverKey) async -> Bool
+    private let warnings: WarningList
+
+    /// A batch over `library` (tests and outside pipelines).
+    public init(
+        library: LibrarySnapshot, options: ImportOptions, hub: NotificationHub,
+        carriedCovers: [String: CoverPayload] = [:], isStored: @escaping @Sendable (CoverKey) async -> Bool = { _ in false }
+    ) {
+        self.library = library
+        self.options = options
+        self.hub = hub
+        self.carriedCovers = carriedCovers
+        self.isStored = isStored
+        self.warnings = WarningList()
+    }
+
+    /// Notes a problem that does not stop the import; the import reports it when it ends.
+    public func warn(_ message: String) { warnings.append(message) }
+
+    /// The warnings noted so far, in order.
+    public var notedWarnings: [String] { warnings.all }
+}
+
+/// Warnings noted by stages, shared by every copy of one ``StageBatch``.
+private final class WarningList: Sendable {
+    private let list = Mutex<[String]>([])
+    func append(_ message: String) { list.withLock { $0.append(message) } }
+    var all: [String] { list.withLock { $0 } }
+}
+
+/// What a stage factory builds a stage from.
+public struct StageContext: Sendable {
+    /// The effective configuration.
+    public var configuration: Configuration
+    /// The stage's own settings (`plugins.<name>.*`).
+    public var settings: PluginSettings
+
+    /// A context of `configuration` and `settings`.
+    public init(configuration: Configuration, settings: PluginSettings = PluginSettings()) {
+        self.configuration = configuration
+        self.settings = settings
+    }
+}
+
+/// Makes a fresh stage for each import; registered under its name.
+public typealias ImportStageFactory = AdapterFactory<StageContext, any ImportStage>

@@ -1,0 +1,105 @@
+import AlbumKit
+import Foundation
+
+/// The conformance check a stage author runs: every promise of ``ImportStage``'s
+/// "Implementation requirements" that can be checked from outside.
+///
+/// ```swift
+/// @Test func myStageConforms() async throws {
+///     try await ImportStageCompatTest(.myStage).run()
+/// }
+/// ```
+/// It checks that the stage carries its factory's name; that each stage the factory makes
+/// starts fresh (two stages given the same batch decide the same); that it decides once for
+/// every album and leaves every album it passes valid, with its label and input; that
+/// `begin` and `end` can be called around a batch; and that it writes nothing (a library
+/// folder is byte for byte the same afterwards). Throws a ``CompatFailure`` naming the promise
+/// broken.
+public struct ImportStageCompatTest {
+    private let factory: ImportStageFactory
+    private let configuration: Configuration
+
+    /// A check of the stages `factory` makes, with `configuration` (default: the defaults).
+    public init(_ factory: ImportStageFactory, configuration: Configuration = Configuration(environment: [:])) {
+        self.factory = factory
+        self.configuration = configuration
+    }
+
+    /// Runs every check.
+    public func run() async throws {
+        let folder = try TemporaryFolder("stage-compat")
+        defer { folder.remove() }
+        let storage = FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers"))
+        try await storage.create()
+        let library = try await Library.open(storage, hub: NotificationHub())
+        try await library.add(AlbumRecord(id: "held-1", title: "Low", artist: "David Bowie", year: "1977"))
+        let before = Self.hashes(of: folder.url)
+        let batch = StageBatch(library: try await library.snapshot(), options: ImportOptions(), hub: NotificationHub())
+
+        var first = try factory.make(StageContext(configuration: configuration))
+        try expect(first.name == factory.name, "the stage is named '\(first.name)', but its factory registers '\(factory.name)'")
+        let decisions = try await decide(&first, batch)
+        var second = try factory.make(StageContext(configuration: configuration))
+        let again = try await decide(&second, batch)
+        try expect(decisions.map(Self.summary) == again.map(Self.summary), "two fresh stages decided differently on the same batch: it keeps state outside itself")
+        try expect(decisions.count == Self.items.count, "it decided \(decisions.count) times for \(Self.items.count) albums")
+        for (item, decision) in zip(Self.items, decisions) {
+            guard case .pass(let passed) = decision else { continue }
+            try expect(passed.label == item.label && passed.input == item.input, "it changed the label or input of \(item.label)")
+            do {
+                _ = try passed.record.validated(newID: .generate(), label: passed.label)
+            } catch {
+                throw CompatFailure("it passed \(item.label) on invalid: \(error)")
+            }
+        }
+        try expect(Self.hashes(of: folder.url) == before, "the library folder changed: a stage must write nothing")
+    }
+
+    private func decide(_ stage: inout any ImportStage, _ batch: StageBatch) async throws -> [StageDecision] {
+        try await stage.begin(batch)
+        var decisions: [StageDecision] = []
+        for item in Self.items { decisions.append(try await stage.process(item)) }
+        try await stage.end(batch)
+        return decisions
+    }
+
+    /// Albums as `validate` passes them on: ids given, fields trimmed; a duplicate of the
+    /// library's album, a duplicate within the batch, text that `normalize` changes.
+    static let items: [ImportItem] = [
+        ("compat-1", "Heroes", "David Bowie", "Art rock", "1977", nil),
+        ("compat-2", "Low", "David Bowie", "Art rock", "1977", nil),
+        ("compat-3", "Café  Tacvba", "Café Tacvba", "Rock", "", "https://example.com/c.jpg"),
+        ("compat-4", "東京事変", "Tokyo Jihen", "", "2004", nil),
+        ("compat-5", "Heroes", "David Bowie", "Art rock", "1977", nil),
+    ].enumerated().map { index, fields in
+        var item = ImportItem(
+            record: AlbumRecord(title: fields.1, artist: fields.2, genre: fields.3, year: fields.4, coverUrl: fields.5),
+            label: "compat.json #\(index + 1) '\(fields.1)'", input: "compat.json")
+        item.record.id = AlbumID(fields.0)
+        return item
+    }
+
+    private static func summary(_ decision: StageDecision) -> String {
+        switch decision {
+        case .pass(let item):
+            var record = item.record
+            if item.disposition == .copy { record.id = nil }  // a copy's new id is random
+            return "pass \(record) \(item.disposition)"
+        case .drop(let reason): return "drop \(reason)"
+        case .duplicate(let reason): return "duplicate \(reason)"
+        case .fail(let reason): return "fail \(reason)"
+        }
+    }
+
+    private static func hashes(of folder: URL) -> [String: String] {
+        var result: [String: String] = [:]
+        for name in (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? [] {
+            if let bytes = try? Data(contentsOf: folder.appendingPathComponent(name)) { result[name] = SHA256Digest.hex(of: bytes) }
+        }
+        return result
+    }
+
+    private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw CompatFailure("stage '\(factory.name)': " + message()) }
+    }
+}
