@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -13,6 +13,8 @@ help:
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
 	@echo "make clean      remove build products"
+	@echo "make install    build (CONFIG=release) and install albumkit, its man page and bash/zsh/fish completions under DESTDIR/PREFIX (/usr/local)"
+	@echo "make uninstall  remove what make install installed"
 
 setup:
 	scripts/install-deps.sh
@@ -59,3 +61,26 @@ postgres-stop:
 
 clean:
 	rm -rf .build albumkit-demo-export.tar.gz
+
+# The binary, a man page generated from the commands (swift-argument-parser's generate-manual
+# plugin; the page does not depend on CONFIG, so it comes from the everyday debug build) and
+# the completion scripts the binary writes itself.
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIG ?= release
+MAN_PAGE := .build/plugins/GenerateManual/outputs/albumkit/albumkit.1
+INSTALLED := $(DESTDIR)$(PREFIX)
+install:
+	$(SWIFT) build -c $(CONFIG) --product albumkit
+	$(SWIFT) package plugin generate-manual --configuration debug
+	install -d $(INSTALLED)/bin $(INSTALLED)/share/man/man1 $(INSTALLED)/share/bash-completion/completions \
+		$(INSTALLED)/share/zsh/site-functions $(INSTALLED)/share/fish/vendor_completions.d
+	install -m 755 .build/$(CONFIG)/albumkit $(INSTALLED)/bin/albumkit
+	install -m 644 $(MAN_PAGE) $(INSTALLED)/share/man/man1/albumkit.1
+	.build/$(CONFIG)/albumkit --generate-completion-script bash > $(INSTALLED)/share/bash-completion/completions/albumkit
+	.build/$(CONFIG)/albumkit --generate-completion-script zsh > $(INSTALLED)/share/zsh/site-functions/_albumkit
+	.build/$(CONFIG)/albumkit --generate-completion-script fish > $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish
+
+uninstall:
+	rm -f $(INSTALLED)/bin/albumkit $(INSTALLED)/share/man/man1/albumkit.1 $(INSTALLED)/share/bash-completion/completions/albumkit \
+		$(INSTALLED)/share/zsh/site-functions/_albumkit $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish

@@ -67,10 +67,13 @@ import Testing
         #expect(try Album(id: "x-1", title: limit, artist: "A").title.utf8.count == 64 * 1024)
     }
 
-    @Test func referencesParseAsPositionsOrIDs() {
+    @Test func referencesParseAsPositionsOrWordsThatResolveToIDsFirst() throws {
         #expect(AlbumReference("2") == .position(2))
-        #expect(AlbumReference("a2") == .id("a2"))
-        #expect(AlbumReference("starter-best-of-bowie") == .id("starter-best-of-bowie"))
+        #expect(AlbumReference("a2") == .words(["a2"]))
+        let snapshot = LibrarySnapshot(albums: [
+            try Album(id: "title-a2", title: "a2", artist: "A"), try Album(id: "a2", title: "Other", artist: "B"),
+        ])
+        #expect(try AlbumReference("a2").index(in: snapshot) == 1, "an id wins over a query that matches a title")
         #expect(AlbumID.generate().rawValue.contains { !$0.isNumber })
     }
 }

@@ -116,7 +116,7 @@ import Testing
         try orphan.write(to: name)
         #expect(try cli.run("remove", "1").status == 0)
         let pruned = try cli.run("covers", "prune")
-        #expect(pruned.output.contains("Removed 1 unused cover, freeing \(orphan.count) bytes"), "\(pruned.output)")
+        #expect(pruned.output.contains("Removed 1 unused cover, freeing \(orphan.count) B."), "\(pruned.output)")
         #expect(!FileManager.default.fileExists(atPath: name.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: covers.path).count == 5, "the removed album's cover stays while undo can bring it back")
         #expect(try cli.run("undo").status == 0)

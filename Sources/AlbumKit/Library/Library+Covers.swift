@@ -23,11 +23,8 @@ extension Library {
     /// How `album`'s cover stands: stored with the library, missing (not fetched yet, or
     /// gone from the store), failed (the last fetch failed), or none.
     public func coverState(of album: Album) async -> CoverState {
-        guard let reference = album.coverUrl else { return .none }
-        let resolution = memento.covers[reference]
-        guard let key = resolution?.key ?? CoverKey(fileName: reference) else {
-            return resolution?.failure == nil ? .missing : .failed
-        }
+        let (state, key) = CoverState.judged(album, resolutions: memento.covers)
+        guard let key else { return state }
         return (try? await storage.covers.contains(key)) == true ? .stored : .missing
     }
 

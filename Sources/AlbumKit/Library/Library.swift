@@ -121,7 +121,7 @@ public actor Library {
 
     /// The album `reference` names, with its 1-based position.
     public func album(_ reference: AlbumReference) async throws -> (album: Album, position: Int) {
-        let (index, album) = try await view().resolve(reference)
+        let (index, album) = try await view().resolve(try await pinned(reference))
         return (album, index + 1)
     }
 
@@ -154,7 +154,8 @@ public actor Library {
     /// Changes the fields `patch` names; returns the album as it is now.
     @discardableResult
     public func update(_ reference: AlbumReference, _ patch: AlbumPatch) async throws -> Album {
-        try await change { albums, plan in
+        let reference = try await pinned(reference)
+        return try await change { albums, plan in
             let (_, before) = try await albums.resolve(reference)
             let after = try patch.applied(to: before)
             if after != before { plan.record("update '\(before.title)'", [.update(before: before, after: after)]) }
@@ -166,7 +167,10 @@ public actor Library {
     /// change), as one step of history. Returns them in library order.
     @discardableResult
     public func remove(_ references: [AlbumReference]) async throws -> [Album] {
-        try await change { albums, plan in
+        var pinnedReferences: [AlbumReference] = []
+        for reference in references { pinnedReferences.append(try await pinned(reference)) }
+        let references = pinnedReferences
+        return try await change { albums, plan in
             var found: [Int: Album] = [:]
             for reference in references {
                 let (index, album) = try await albums.resolve(reference)
@@ -181,6 +185,7 @@ public actor Library {
 
     /// Moves an album to `position` (1-based).
     public func move(_ reference: AlbumReference, to position: Int) async throws {
+        let reference = try await pinned(reference)
         try await change { albums, plan in
             let (from, album) = try await albums.resolve(reference)
             let count = try await albums.count()
@@ -194,7 +199,8 @@ public actor Library {
     /// Makes the album `reference` names current. Not a step of history.
     @discardableResult
     public func select(_ reference: AlbumReference) async throws -> Album {
-        try await change { albums, plan in
+        let reference = try await pinned(reference)
+        return try await change { albums, plan in
             let (_, album) = try await albums.resolve(reference)
             plan.current = .some(album.id)
             return album
