@@ -14,6 +14,12 @@ let package = Package(
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "HTTPCovers", targets: ["HTTPCovers"]),
         .library(name: "AlbumKitServer", targets: ["AlbumKitServer"]),
+        .library(name: "SourceSupport", targets: ["SourceSupport"]),
+        .library(name: "ITunesSource", targets: ["ITunesSource"]),
+        .library(name: "DiscogsSource", targets: ["DiscogsSource"]),
+        .library(name: "RYMSource", targets: ["RYMSource"]),
+        .library(name: "BeetsSource", targets: ["BeetsSource"]),
+        .library(name: "KodiSource", targets: ["KodiSource"]),
         .executable(name: "albumkit", targets: ["albumkit"]),
     ],
     dependencies: [
@@ -56,7 +62,10 @@ let package = Package(
         // The one registry of installed adapters: the binary, the tests and the benchmarks use it.
         .target(
             name: "AlbumKitInstalled",
-            dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers"]
+            dependencies: [
+                "AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers",
+                "ITunesSource", "DiscogsSource", "RYMSource", "BeetsSource", "KodiSource",
+            ]
         ),
         .executableTarget(name: "albumkit", dependencies: ["AlbumKitCLI", "AlbumKitInstalled"]),
         .executableTarget(name: "embed-files", path: "Sources/EmbedFiles"),
@@ -128,6 +137,24 @@ let package = Package(
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "albumkit"]),
         // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.
         .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle"]),
+        // Sources people already have (SPEC 9): shared readers, then one plugin per format.
+        .target(name: "SourceSupport", dependencies: ["AlbumKit"], path: "Plugins/SourceSupport"),
+        .target(name: "ITunesSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/ITunesSource"),
+        .target(name: "DiscogsSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/DiscogsSource"),
+        .target(name: "RYMSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/RYMSource"),
+        .target(
+            name: "BeetsSource",
+            dependencies: [
+                "AlbumKit", "SourceSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Plugins/BeetsSource"
+        ),
+        .target(name: "KodiSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/KodiSource"),
+        .testTarget(name: "SourceSupportTests", dependencies: ["SourceSupport", "AlbumKit", "AlbumKitTesting"]),
+        .testTarget(name: "ITunesSourceTests", dependencies: ["ITunesSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(name: "CSVExportSourcesTests", dependencies: ["DiscogsSource", "RYMSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(name: "BeetsSourceTests", dependencies: ["BeetsSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(name: "KodiSourceTests", dependencies: ["KodiSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
     ]
 )
 
