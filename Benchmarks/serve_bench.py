@@ -104,7 +104,7 @@ def parse_duration(text):
 
 
 def change_latency(bench, backend, changes, url=None):
-    """From the start of `albumkit add` in another process to `library.stateRestored` (the
+    """From the start of `albumkit add` in another process to `library.changedElsewhere` (the
     server reloading that change) at an SSE client, `changes` times."""
     library = bench.fresh("serve-latency-" + backend)
     env = dict(bench.env, ALBUMKIT_STORAGE_BACKEND=backend)
@@ -121,7 +121,7 @@ def change_latency(bench, backend, changes, url=None):
             subprocess.run(command + ["add", "--title", "Change %d" % number, "--artist", "Bench"], env=env, check=True,
                            stdout=subprocess.DEVNULL)
             adds.append(time.monotonic() - started)
-            latencies.append(events.next("library.stateRestored") - started)
+            latencies.append(events.next("library.changedElsewhere") - started)
             while not events.arrivals.empty():
                 events.arrivals.get()
     return dict(backend=backend, changes=changes, p50_ms=statistics.median(latencies) * 1000, p99_ms=percentile(latencies, 0.99) * 1000,
