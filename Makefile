@@ -2,12 +2,14 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
 	@echo "make demo       build, then init the default library from the starter, list, add, remove, undo, export"
-	@echo "make test       build and run every test"
+	@echo "make test       build and run every test (the Swift tests, then browser-test)"
+	@echo "make browser-test  the serve tests: JSON API against the binary, the page in headless Chromium (Tests/Browser)"
+	@echo "make soak       10 minutes of steady API load on a release albumkit serve: peak RSS, leak check"
 	@echo "make bundles    regenerate Bundles/starter and Bundles/starter.tar.gz"
 	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
@@ -27,6 +29,16 @@ build:
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) browser-test
+
+# The serve tests (Tests/Browser, pytest + Playwright on Debian's chromium); artifacts in .build/test-artifacts.
+browser-test:
+	$(SWIFT) build --product albumkit
+	python3 -m pytest -q Tests/Browser
+
+soak:
+	$(SWIFT) build -c release --product albumkit --scratch-path $(BENCH_SCRATCH)
+	python3 Benchmarks/serve_soak.py --bin $(BENCH_SCRATCH)/release --minutes 10
 
 # The main job on the embedded default library ($$XDG_DATA_HOME/albumkit or ~/.local/share/albumkit).
 demo: build
