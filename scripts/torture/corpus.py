@@ -48,14 +48,21 @@ class _QuietCovers(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client killed mid-download breaks the pipe: expected here, not worth a traceback.
+        pass
+
+
 class CoverServer:
     """http.server on 127.0.0.1 (a free port), serving one folder, in a daemon thread."""
 
     def __init__(self):
         self._folder = None
         handler = functools.partial(self._handle)
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.server.daemon_threads = True
+        self.server = _Server(("127.0.0.1", 0), handler)
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 

@@ -37,8 +37,9 @@ class Postgres:
         return urllib.parse.urlunsplit(parts._replace(path="/" + database))
 
     def sql(self, statement):
+        quiet = dict(os.environ, PGOPTIONS="-c client_min_messages=warning")  # no NOTICE for IF EXISTS
         subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", self.url, "-c", statement],
-                       check=True, stdout=subprocess.DEVNULL)
+                       check=True, stdout=subprocess.DEVNULL, env=quiet)
 
     def create(self, name, template=None):
         self.drop(name)
