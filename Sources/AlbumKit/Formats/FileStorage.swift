@@ -96,8 +96,15 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         let named = Set(snapshot.state.stepIDs)
         var added = change.addedSteps
         for (id, step) in carried where named.contains(id) && added[id] == nil { added[id] = step }
-        try journal.write(added)
-        try write(snapshot)
+        let made = try journal.write(added)
+        do {
+            try write(snapshot)
+        } catch {
+            // The file on disk names none of the steps just made: a failed save (a full disk)
+            // leaves none of them behind.
+            journal.remove(made)
+            throw error
+        }
         journal.prune(keeping: named)
     }
 

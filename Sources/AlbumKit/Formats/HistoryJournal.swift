@@ -34,12 +34,28 @@ struct HistoryJournal<Format: LibraryFileFormat>: Sendable {
         return steps
     }
 
-    /// Writes `steps` (each synced), ready for the library file that names them.
-    func write(_ steps: [Int64: HistoryStep]) throws {
-        guard !steps.isEmpty else { return }
+    /// Writes `steps` (each synced), ready for the library file that names them. When it
+    /// fails, the step files it made are removed again.
+    func write(_ steps: [Int64: HistoryStep]) throws -> Set<Int64> {
+        guard !steps.isEmpty else { return [] }
         try AtomicFile.makeFolder(folder)
-        for (id, step) in steps { try AtomicFile.write(try format.encode(step), to: file(id), syncingFolder: false) }
+        var made = Set<Int64>()
+        do {
+            for (id, step) in steps {
+                if !FileManager.default.fileExists(atPath: file(id).path) { made.insert(id) }
+                try AtomicFile.write(try format.encode(step), to: file(id), syncingFolder: false)
+            }
+        } catch {
+            remove(made)
+            throw error
+        }
         AtomicFile.syncFolder(folder.path)
+        return made
+    }
+
+    /// Removes the step files of `ids` (those a failed save made).
+    func remove(_ ids: some Sequence<Int64>) {
+        for id in ids { unlink(file(id).path) }
     }
 
     /// Removes every step file that `kept` does not name (dropped steps, and any a crash left).
