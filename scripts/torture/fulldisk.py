@@ -71,11 +71,10 @@ def run(world, backends, results):
     rows = []
     try:
         for backend in backends:
-            probe = world.templates[backend].clone(os.path.join(mount, "probe"))
-            planned = cases(world, backend, probe)
-            probe.remove()
-            for number, (command, arguments, keep) in enumerate(planned):
+            for number in range(len(cases(world, backend, world.templates[backend]))):
                 box = world.templates[backend].clone(os.path.join(mount, "case"))
+                # The case's arguments name its own sandbox (the export file in box.out).
+                command, arguments, keep = cases(world, backend, box)[number]
                 filler = fill(mount, keep)
                 result = box.run(*arguments)
                 os.unlink(filler)
