@@ -55,7 +55,11 @@ final class ArchiveReader {
         ] {
             try ArchiveStatus.check(enable(handle), handle, .unsupported, path)
         }
-        try check(feed?.attach(to: handle) ?? stored.attach(to: handle), .unreadableInput, path)
+        let opened = feed?.attach(to: handle) ?? stored.attach(to: handle)
+        if opened != ARCHIVE_OK, let feed, feed.failure == nil, case let inner = CompressionLayer(prefix: feed.head), inner != .none {
+            throw AlbumKitError(.unreadableInput, "\(path): the \(layer.name) stream holds another compressed stream (\(inner.name)); an archive may have one compression layer at most")
+        }
+        try check(opened, .unreadableInput, path)
     }
 
     /// Walks the folder at `path` and everything under it.

@@ -15,6 +15,8 @@ final class StreamFeed {
     private(set) var unpackedBytes: Int64 = 0
     /// Why the stream stopped, when it failed.
     private(set) var failure: ArchiveProblem?
+    /// The first unpacked bytes, to tell what the layer held when no format recognises it.
+    private(set) var head: [UInt8] = []
 
     init(_ stream: any UnpackedStream, limit: Int64) {
         self.stream = stream
@@ -53,6 +55,7 @@ final class StreamFeed {
     private func fill() throws(ArchiveProblem) -> Int {
         if let failure { throw failure }
         let count = try stream.read(into: buffer)
+        if head.count < 8 { head += buffer.prefix(min(count, 8 - head.count)) }
         unpackedBytes += Int64(count)
         guard unpackedBytes <= limit else {
             throw ArchiveProblem(.limitExceeded, "the archive unpacks to more than \(limit) bytes, the limit (limits.archiveBytes); nothing was written")

@@ -6,9 +6,15 @@ import Foundation
 /// checks its albums (fields, ids, cover references, the current album).
 public enum BundleVerifier {
     /// Every problem found in the bundle at `input`, each naming its entry; empty when it is sound.
-    /// A hostile or damaged archive ends the reading and is reported as the last problem.
+    /// A hostile or damaged archive (one that cannot even be opened included) ends the
+    /// reading and is reported as the last problem.
     public static func problems(in input: URL, limits: Limits) async throws -> [String] {
-        let reader = try BundleReader(input, options: .init(limits: limits, collectsProblems: true))
+        let reader: BundleReader
+        do {
+            reader = try BundleReader(input, options: .init(limits: limits, collectsProblems: true))
+        } catch {
+            return [error.description]
+        }
         var albums: [(album: Album, label: String)] = []
         var problems: [String] = []
         var covers = Set<String>()
