@@ -30,18 +30,7 @@ final class BundleReader {
         case coverLocation(CoverKey, offset: Int64, size: Int)
     }
 
-    private enum Root { case undecided, top, folder(String) }
-    private enum Role {
-        case manifest, list(json: Bool), state, checksums, cover(CoverKey), other, outside
-
-        /// Whether the reader needs the entry's bytes, not just their hash.
-        var keepsBytes: Bool {
-            switch self {
-            case .other, .outside: false
-            default: true
-            }
-        }
-    }
+    private typealias Role = BundleEntryRole
 
     /// The input, as messages name it.
     let input: String
@@ -50,7 +39,8 @@ final class BundleReader {
     private let archive: ArchiveEntryReader
     private let options: Options
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-    private var root = Root.undecided
+    private var root = BundleRoot()
+    /// Every file's SHA-256, by its path in the archive.
     private var digests: [EntryPath: String] = [:]
     private var manifest: (value: BundleManifest, subject: String)?
     private var listed: (count: Int, subject: String)?
@@ -95,44 +85,18 @@ final class BundleReader {
             return
         }
         let subject = "\(input) entry \(entry.path)"
-        let relative = locate(entry.entryPath, isDirectory: entry.kind == .directory)
+        let relative = root.locate(entry.entryPath, isFile: entry.kind == .file)
         guard entry.kind == .file else { return }
-        let role = role(of: relative)
+        let role = Role(relative)
         let limit = limit(for: role)
         if let declared = entry.declaredSize, let limit, declared > limit.bytes {
             throw archive.tooLarge(entry, limit: limit.bytes, limitName: limit.key)
         }
         if options.indexesCovers, try skipForIndex(role, entry: entry) { return }
         let (bytes, digest) = try readEntry(entry, keep: role.keepsBytes, limit: limit)
-        if let relative { digests[relative] = digest }
+        digests[entry.entryPath] = digest
         try handle(role, bytes: bytes, digest: digest, relative: relative, subject: subject)
         noteProgress()
-    }
-
-    /// The entry's path inside the bundle: the whole path, or the path below the one top-level
-    /// folder the bundle sits in (decided by the first entry); nil for entries outside it.
-    private func locate(_ path: EntryPath, isDirectory: Bool) -> EntryPath? {
-        guard let top = path.components.first else { return nil }
-        if case .undecided = root {
-            root = (path.components.count == 1 && !isDirectory) || top == "covers" ? .top : .folder(top)
-        }
-        guard case .folder(let folder) = root else { return path }
-        guard top == folder, path.components.count > 1 else { return nil }
-        return path.droppingFirst
-    }
-
-    private func role(of relative: EntryPath?) -> Role {
-        guard let relative else { return .outside }
-        switch relative.components {
-        case ["manifest.json"]: return .manifest
-        case ["albums.json"]: return .list(json: true)
-        case ["albums.plist"]: return .list(json: false)
-        case ["state.json"]: return .state
-        case [ChecksumList.entryName]: return .checksums
-        case let parts where parts.count == 2 && parts[0] == "covers":
-            return CoverKey(fileName: parts[1]).map(Role.cover) ?? .other
-        default: return .other
-        }
     }
 
     private func limit(for role: Role) -> (bytes: Int64, key: String)? {
@@ -227,12 +191,12 @@ final class BundleReader {
     /// The checks that need the whole bundle: an album list exists; every checksum line matches.
     private func finish() throws(AlbumKitError) {
         if listed == nil {
-            let place = if case .folder(let folder) = root { " (looked inside \(folder)/)" } else { "" }
+            let place = root.folder.map { " (looked inside \($0)/)" } ?? ""
             try report(AlbumKitError(.unreadableInput, "\(input): the bundle holds no albums.json or albums.plist\(place)"))
         }
         if let checksums, !options.indexesCovers {
             for line in checksums.value.lines where line.path.components != [ChecksumList.entryName] {
-                guard let actual = digests[line.path] else {
+                guard let actual = digests[root.entryPath(of: line.path)] else {
                     try report(AlbumKitError(.unreadableInput, "\(checksums.subject) line \(line.number): names \(line.path), which the bundle lacks"))
                     continue
                 }
