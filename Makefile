@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean fuzz fuzz-ci
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -13,6 +13,8 @@ help:
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
 	@echo "make clean      remove build products"
+	@echo "make fuzz       build the libFuzzer targets (Fuzz/) and run each for 1 000 000 executions"
+	@echo "make fuzz-ci    the same, 20 seconds per target (CI)"
 
 setup:
 	scripts/install-deps.sh
@@ -58,4 +60,11 @@ postgres-stop:
 	scripts/postgres-server.sh stop
 
 clean:
-	rm -rf .build albumkit-demo-export.tar.gz
+	rm -rf .build Fuzz/.build albumkit-demo-export.tar.gz
+
+# libFuzzer targets over every input reader (Fuzz/README.md); findings land in Fuzz/.build/artifacts.
+fuzz:
+	Fuzz/run.sh --runs 1000000
+
+fuzz-ci:
+	Fuzz/run.sh --seconds 20

@@ -27,7 +27,7 @@ public final class ArchiveEntryReader {
     public let input: String
     private let archive: ArchiveReader
     private let limits: Limits
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var seen = Set<EntryPath>()
     private var current: ArchiveEntryInfo?
     private var currentRead: Int64 = 0

@@ -115,8 +115,9 @@ final class ArchiveReader {
     /// Reads the current entry's next bytes into `buffer`; 0 at its end.
     func read(into buffer: UnsafeMutableRawBufferPointer, entry: String) throws(AlbumKitError) -> Int {
         let count = archive_read_data(handle, buffer.baseAddress, buffer.count)
-        if count < 0 { try check(Int32(truncatingIfNeeded: count), .unreadableInput, "\(path) entry \(entry)") }
-        return count
+        // Unlike the other calls, a warning here (a zip entry's bad CRC) is a failure: no bytes came.
+        if count < 0, let failure = feed?.failure { throw failure.error("\(path) entry \(entry)") }
+        return try ArchiveStatus.count(count, handle, .unreadableInput, "\(path) entry \(entry)")
     }
 
     /// Skips the rest of the current entry's bytes.

@@ -37,7 +37,10 @@ final class StoredBytes {
     /// Keeps a copy of `bytes`; `name` names them in messages.
     init(copying bytes: some Collection<UInt8>, name: String) {
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        _ = memory.initializeMemory(as: UInt8.self, from: bytes)
+        // One copy of contiguous bytes, not an element-by-element walk.
+        if bytes.withContiguousStorageIfAvailable({ memory.copyMemory(from: UnsafeRawBufferPointer($0)) }) == nil {
+            _ = memory.initializeMemory(as: UInt8.self, from: bytes)
+        }
         self.name = name
         size = Int64(bytes.count)
         descriptor = -1

@@ -38,7 +38,7 @@ final class BundleReader {
     private(set) var problems: [AlbumKitError] = []
     private let archive: ArchiveEntryReader
     private let options: Options
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var root = BundleRoot()
     /// Every file's SHA-256, by its path in the archive.
     private var digests: [EntryPath: String] = [:]
