@@ -29,7 +29,7 @@ import Testing
         }
 
         /// Fetches every album's cover through `fetchers` (default: bundle, file, http).
-        func fetchAll(fileRoots: [String] = [], timeout: Double = 5, maxBytes: Int = 1_000_000) async throws -> CoverFetchSummary {
+        func fetchAll(fileRoots: [String] = [], timeout: Double = 30, maxBytes: Int = 1_000_000) async throws -> CoverFetchSummary {
             var covers = covers
             covers.fileRoots = fileRoots
             covers.timeoutSeconds = timeout
@@ -144,7 +144,7 @@ import Testing
         let fixture = try await Fixture.make(albums: [])
         defer { fixture.remove() }
         var covers = fixture.covers
-        covers.timeoutSeconds = 5
+        covers.timeoutSeconds = 30
         let service = CoverService(
             library: fixture.library, fetchers: [HTTPCoverFetcher(covers: covers, userAgent: "albumkit/test")], covers: covers)
         let subscription = service.attach()
