@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -17,6 +17,8 @@ help:
 	@echo "make clean      remove build products"
 	@echo "make install    build (CONFIG=release) and install albumkit, its man page and bash/zsh/fish completions under DESTDIR/PREFIX (/usr/local)"
 	@echo "make uninstall  remove what make install installed"
+	@echo "make fuzz       build the libFuzzer targets (Fuzz/) and run each for 1 000 000 executions"
+	@echo "make fuzz-ci    the same, 20 seconds per target (CI)"
 
 setup:
 	scripts/install-deps.sh
@@ -72,7 +74,7 @@ postgres-stop:
 	scripts/postgres-server.sh stop
 
 clean:
-	rm -rf .build albumkit-demo-export.tar.gz
+	rm -rf .build Fuzz/.build albumkit-demo-export.tar.gz
 
 # The binary, a man page generated from the commands (swift-argument-parser's generate-manual
 # plugin; the page does not depend on CONFIG, so it comes from the everyday debug build) and
@@ -96,3 +98,10 @@ install:
 uninstall:
 	rm -f $(INSTALLED)/bin/albumkit $(INSTALLED)/share/man/man1/albumkit.1 $(INSTALLED)/share/bash-completion/completions/albumkit \
 		$(INSTALLED)/share/zsh/site-functions/_albumkit $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish
+
+# libFuzzer targets over every input reader (Fuzz/README.md); findings land in Fuzz/.build/artifacts.
+fuzz:
+	Fuzz/run.sh --runs 1000000
+
+fuzz-ci:
+	Fuzz/run.sh --seconds 20
