@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "HTTPCovers", targets: ["HTTPCovers"]),
         .executable(name: "albumkit", targets: ["albumkit"]),
+        .library(name: "AudioFiles", targets: ["AudioFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -53,7 +54,7 @@ let package = Package(
         // The one registry of installed adapters: the binary, the tests and the benchmarks use it.
         .target(
             name: "AlbumKitInstalled",
-            dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers"]
+            dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers", "AudioFiles"]
         ),
         .executableTarget(name: "albumkit", dependencies: ["AlbumKitCLI", "AlbumKitInstalled"]),
         .executableTarget(name: "embed-files", path: "Sources/EmbedFiles"),
@@ -110,7 +111,21 @@ let package = Package(
         .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled"]),
         .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "albumkit"]),
-    ]
+        // TagLib (C++) reaches Swift only through CTagShim's C API.
+        .systemLibrary(name: "CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
+        .target(name: "CTagShim", dependencies: ["CTagLib"]),
+        .target(
+            name: "AudioFiles",
+            dependencies: ["AlbumKit", "AlbumKitBundle", "CTagShim"],
+            path: "Plugins/AudioFiles"
+        ),
+        .testTarget(
+            name: "AudioFilesTests",
+            dependencies: ["AudioFiles", "AlbumKit", "AlbumKitTesting", "albumkit"],
+            exclude: ["make-audio.py"]
+        ),
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // One set of Swift settings for every target (strict concurrency comes with Swift 6 mode).

@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitBundle
+import AudioFiles
 import HTTPCovers
 import PostgresStorage
 import SQLiteStorage
@@ -14,6 +15,7 @@ extension AdapterRegistry {
         registry.register(.sqlite)
         registry.register(.postgres)
         registry.register(.httpCovers)
+        registry.register(AudioFilesSource())
         return registry
     }
 }
