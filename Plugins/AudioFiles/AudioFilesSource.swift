@@ -1,4 +1,5 @@
 import AlbumKit
+import AlbumKitBundle
 import Foundation
 import Synchronization
 
@@ -19,28 +20,35 @@ public struct AudioFilesSource: AlbumSource {
     public var name: String { "audio" }
     public var summary: String { "folders and archives of MP3, FLAC, Ogg Vorbis and M4A files: albums from their tags" }
 
-    /// Specific for a folder whose first files (up to ``peekEntries``) include audio, unless
-    /// it is laid out like a bundle.
+    /// Specific for a folder or an archive whose first entries (up to ``peekEntries``)
+    /// include audio files, unless it is laid out like a bundle.
     public func match(_ input: SourceInput) -> SourceMatch {
-        guard input.isFolder else { return .none }
-        guard !looksLikeBundle(input.url) else { return .none }
-        let walker = FolderWalker(root: input.url)
-        for _ in 0..<Self.peekEntries {
-            guard let entry = try? walker.next() else { return .none }
-            if case .file(let path) = entry, AudioFormat.isAudioName(path) { return .specific }
+        if input.isFolder {
+            guard !folderLooksLikeBundle(input.url) else { return .none }
+            let walker = FolderWalker(root: input.url)
+            for _ in 0..<Self.peekEntries {
+                guard let entry = try? walker.next() else { return .none }
+                if case .file(let path) = entry, AudioFormat.isAudioName(path) { return .specific }
+            }
+            return .none
         }
-        return .none
+        // Only what the bundle source would take for an archive is opened to look inside.
+        guard BundleSource().match(input) != .none else { return .none }
+        let entries = ArchiveEntryReader.peek(input.url, entries: Self.peekEntries)
+        let isBundle = entries.contains { $0.components.count <= 2 && Self.bundleFileNames.contains($0.fileName) }
+        let hasAudio = entries.contains { $0.kind == .file && AudioFormat.isAudioName($0.fileName) }
+        return hasAudio && !isBundle ? .specific : .none
     }
 
     public func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error> {
         let reader = Mutex(AudioFilesReader(input: input, limits: context.limits) { () throws(AlbumKitError) -> any InputWalker in
-            FolderWalker(root: input.url)
+            input.isFolder ? FolderWalker(root: input.url) : try ArchiveWalker(file: input.url, limits: context.limits)
         })
         return AsyncThrowingStream { try reader.withLock { try $0.next() } }
     }
 
     /// Whether `folder` holds a bundle's files, at its top or inside its one subfolder.
-    private func looksLikeBundle(_ folder: URL) -> Bool {
+    private func folderLooksLikeBundle(_ folder: URL) -> Bool {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         if names.contains(where: Self.bundleFileNames.contains) { return true }
         guard names.count == 1 else { return false }
