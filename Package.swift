@@ -121,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioFilesTests",
-            dependencies: ["AudioFiles", "AlbumKit", "AlbumKitTesting", "albumkit"],
+            dependencies: ["AudioFiles", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled", "albumkit"],
             exclude: ["make-audio.py"]
         ),
     ],

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Writes tagged audio files for the AudioFiles tests and benchmark.
 
-    make-audio.py CACHE OUT < plan.json
+    make-audio.py CACHE OUT PLAN.json
 
-plan.json is a list of tracks:
+PLAN.json is a list of tracks:
     {"path": "Artist/Album/01.mp3", "format": "mp3|mp3v23|mp3v1|flac|ogg|m4a",
      "tags": {"album": …, "albumartist": …, "artist": …, "genre": …, "date": …, "mbid": …},
      "cover": <int seed of a PNG front cover, or null>, "coverType": 3}
 and of plain files: {"path": "Artist/Album/cover.jpg", "image": <seed>} or
-{"path": …, "bytes": "<latin-1 text>"}.
+{"path": …, "bytes": "<latin-1 text>"}. A track's "format" may also be "m4afast" (M4A with
+`moov` before `mdat`), and "coverBytes" gives a cover of that many bytes (a PNG padded with
+a large text chunk). The script prints, as JSON, the bundle path every cover gets
+(`covers/<sha256>.<ext>`), by seed: {"png": {seed: path}, "jpg": {seed: path}}.
 
 Sound comes from sox, encoded once per format by the real encoders (lame, flac, oggenc,
 ffmpeg) into CACHE; each track is a copy of that file tagged with mutagen. An embedded cover
@@ -16,6 +19,7 @@ is a real PNG and an `image` file a real JPEG (through ffmpeg), both made from t
 different seeds give different SHA-256s.
 """
 import base64
+import hashlib
 import json
 import os
 import shutil
@@ -30,8 +34,8 @@ from mutagen.mp4 import MP4, MP4Cover, MP4FreeForm
 from mutagen.oggvorbis import OggVorbis
 
 
-def png(seed):
-    """A 16×16 PNG whose colour follows the seed."""
+def png(seed, size=0):
+    """A 16×16 PNG whose colour follows the seed, padded with a text chunk to `size` bytes."""
     width = height = 16
     colour = bytes([(seed * 37) % 256, (seed * 91 + 50) % 256, (seed * 13 + 100) % 256])
     raw = b"".join(b"\x00" + colour * width for _ in range(height))
@@ -43,7 +47,10 @@ def png(seed):
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     # The seed also goes in a text chunk, so seeds with equal colours still differ.
     text = b"Comment\x00seed " + str(seed).encode()
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"tEXt", text) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    image = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"tEXt", text) + chunk(b"IDAT", zlib.compress(raw))
+    if size > len(image) + 24:
+        image += chunk(b"tEXt", b"Padding\x00" + b"x" * (size - len(image) - 24))
+    return image + chunk(b"IEND", b"")
 
 
 def jpeg(cache, seed):
@@ -60,20 +67,22 @@ def jpeg(cache, seed):
 
 def base_file(cache, kind):
     """The untagged encoding of one short sound in `kind`, made once per cache."""
-    ending = {"mp3": "mp3", "mp3v23": "mp3", "mp3v1": "mp3", "flac": "flac", "ogg": "ogg", "m4a": "m4a"}[kind]
-    path = os.path.join(cache, f"base.{ending}")
+    ending = {"mp3": "mp3", "mp3v23": "mp3", "mp3v1": "mp3", "flac": "flac", "ogg": "ogg", "m4a": "m4a", "m4afast": "m4a"}[kind]
+    path = os.path.join(cache, f"base-{kind}.{ending}")
     if os.path.exists(path):
         return path
     wav = os.path.join(cache, "tone.wav")
     if not os.path.exists(wav):
         subprocess.run(["sox", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "0.5", "sine", "440"], check=True)
+    aac = ["ffmpeg", "-v", "error", "-y", "-i", wav, "-c:a", "aac", "-b:a", "96k"]
     commands = {
         "mp3": ["lame", "--quiet", "-b", "128", wav, path],
         "flac": ["flac", "--silent", "-f", "-o", path, wav],
         "ogg": ["oggenc", "--quiet", "-o", path, wav],
-        "m4a": ["ffmpeg", "-v", "error", "-y", "-i", wav, "-c:a", "aac", "-b:a", "96k", path],
+        "m4a": aac + [path],
+        "m4afast": aac + ["-movflags", "+faststart", path],
     }
-    subprocess.run(commands[ending], check=True)
+    subprocess.run(commands["mp3" if kind.startswith("mp3") else kind], check=True)
     return path
 
 
@@ -118,7 +127,7 @@ def tag(path, kind, tags, cover, cover_type):
             picture.type = cover_type
             audio["metadata_block_picture"] = [base64.b64encode(picture.write()).decode("ascii")]
         audio.save()
-    elif kind == "m4a":
+    elif kind in ("m4a", "m4afast"):
         audio = MP4(path)
         for key, value in (("\xa9alb", album), ("aART", albumartist), ("\xa9ART", artist), ("\xa9gen", genre), ("\xa9day", date)):
             if value is not None:
@@ -139,22 +148,35 @@ def write_vorbis(audio, album, albumartist, artist, genre, date, mbid):
             audio[key] = [value]
 
 
+def bundle_path(data, ending):
+    return f"covers/{hashlib.sha256(data).hexdigest()}.{ending}"
+
+
 def main():
-    cache, out = sys.argv[1], sys.argv[2]
+    cache, out, plan = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(cache, exist_ok=True)
-    for entry in json.load(sys.stdin):
+    with open(plan) as f:
+        entries = json.load(f)
+    paths = {"png": {}, "jpg": {}}
+    for entry in entries:
         path = os.path.join(out, entry["path"])
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         if "image" in entry:
+            data = jpeg(cache, entry["image"])
+            paths["jpg"][entry["image"]] = bundle_path(data, "jpg")
             with open(path, "wb") as f:
-                f.write(jpeg(cache, entry["image"]))
+                f.write(data)
         elif "bytes" in entry:
             with open(path, "wb") as f:
                 f.write(entry["bytes"].encode("latin-1"))
         else:
             shutil.copyfile(base_file(cache, entry["format"]), path)
-            cover = entry.get("cover")
-            tag(path, entry["format"], entry.get("tags", {}), None if cover is None else png(cover), entry.get("coverType", 3))
+            seed = entry.get("cover")
+            cover = None if seed is None else png(seed, entry.get("coverBytes", 0))
+            if cover is not None:
+                paths["png"][seed] = bundle_path(cover, "png")
+            tag(path, entry["format"], entry.get("tags", {}), cover, entry.get("coverType", 3))
+    json.dump(paths, sys.stdout)
 
 
 if __name__ == "__main__":
