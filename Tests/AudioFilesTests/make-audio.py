@@ -10,7 +10,7 @@ PLAN.json is a list of tracks:
 and of plain files: {"path": "Artist/Album/cover.jpg", "image": <seed>} or
 {"path": …, "bytes": "<latin-1 text>"}. A track's "format" may also be "m4afast" (M4A with
 `moov` before `mdat`), and "coverBytes" gives a cover of that many bytes (a PNG padded with
-a large text chunk). The script prints, as JSON, the bundle path every cover gets
+a chunk of noise). The script prints, as JSON, the bundle path every cover gets
 (`covers/<sha256>.<ext>`), by seed: {"png": {seed: path}, "jpg": {seed: path}}.
 
 Sound comes from sox, encoded once per format by the real encoders (lame, flac, oggenc,
@@ -22,6 +22,7 @@ import base64
 import hashlib
 import json
 import os
+import random
 import shutil
 import struct
 import subprocess
@@ -35,7 +36,7 @@ from mutagen.oggvorbis import OggVorbis
 
 
 def png(seed, size=0):
-    """A 16×16 PNG whose colour follows the seed, padded with a text chunk to `size` bytes."""
+    """A 16×16 PNG whose colour follows the seed, padded with a chunk of noise to `size` bytes."""
     width = height = 16
     colour = bytes([(seed * 37) % 256, (seed * 91 + 50) % 256, (seed * 13 + 100) % 256])
     raw = b"".join(b"\x00" + colour * width for _ in range(height))
@@ -49,7 +50,9 @@ def png(seed, size=0):
     text = b"Comment\x00seed " + str(seed).encode()
     image = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"tEXt", text) + chunk(b"IDAT", zlib.compress(raw))
     if size > len(image) + 24:
-        image += chunk(b"tEXt", b"Padding\x00" + b"x" * (size - len(image) - 24))
+        # Noise in a private ancillary chunk, which decoders skip: compresses no better than a
+        # real image would.
+        image += chunk(b"nsEd", random.Random(seed).randbytes(size - len(image) - 24))
     return image + chunk(b"IEND", b"")
 
 
