@@ -157,7 +157,8 @@ struct TagBytesCollector {
                 }
                 continue
             }
-            let length = try within(kept.count + Int(clamping: size), part: "its M4A atoms") - kept.count
+            // Capped before adding: a 64-bit size could overflow the sum.
+            let length = try within(kept.count + Int(min(size, Int64(limit) + 1)), part: "its M4A atoms") - kept.count
             try fill(&window, to: length, from: entry, part: "its M4A atom \(type)")
             kept.append(window.prefix(length))
             window = Data(window.dropFirst(length))

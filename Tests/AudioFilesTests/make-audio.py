@@ -89,9 +89,9 @@ def base_file(cache, kind):
     return path
 
 
-def flac_picture(data):
+def flac_picture(data, cover_type):
     picture = Picture()
-    picture.type = 3
+    picture.type = cover_type
     picture.mime = "image/png"
     picture.data = data
     return picture
@@ -114,21 +114,17 @@ def tag(path, kind, tags, cover, cover_type):
             ID3(path).delete(path, delete_v1=False, delete_v2=True)
         else:
             id3.save(path, v2_version=3 if kind == "mp3v23" else 4)
-    elif kind == "flac":
-        audio = FLAC(path)
-        write_vorbis(audio, album, albumartist, artist, genre, date, mbid)
-        if cover is not None:
-            picture = flac_picture(cover)
-            picture.type = cover_type
-            audio.add_picture(picture)
-        audio.save()
-    elif kind == "ogg":
-        audio = OggVorbis(path)
-        write_vorbis(audio, album, albumartist, artist, genre, date, mbid)
-        if cover is not None:
-            picture = flac_picture(cover)
-            picture.type = cover_type
-            audio["metadata_block_picture"] = [base64.b64encode(picture.write()).decode("ascii")]
+    elif kind in ("flac", "ogg"):
+        audio = FLAC(path) if kind == "flac" else OggVorbis(path)
+        for key, value in (("album", album), ("albumartist", albumartist), ("artist", artist), ("genre", genre),
+                           ("date", date), ("musicbrainz_albumid", mbid)):
+            if value is not None:
+                audio[key] = [value]
+        if cover is not None and kind == "flac":
+            audio.add_picture(flac_picture(cover, cover_type))
+        elif cover is not None:
+            encoded = base64.b64encode(flac_picture(cover, cover_type).write()).decode("ascii")
+            audio["metadata_block_picture"] = [encoded]
         audio.save()
     elif kind in ("m4a", "m4afast"):
         audio = MP4(path)
@@ -142,13 +138,6 @@ def tag(path, kind, tags, cover, cover_type):
         audio.save()
     else:
         raise SystemExit(f"unknown format {kind}")
-
-
-def write_vorbis(audio, album, albumartist, artist, genre, date, mbid):
-    for key, value in (("album", album), ("albumartist", albumartist), ("artist", artist), ("genre", genre),
-                       ("date", date), ("musicbrainz_albumid", mbid)):
-        if value is not None:
-            audio[key] = [value]
 
 
 def bundle_path(data, ending):
