@@ -15,9 +15,12 @@ public struct AudioFilesSource: AlbumSource {
     /// Files that make a folder a bundle (the `bundle` source's), not a folder of audio.
     static let bundleFileNames: Set<String> = ["albums.json", "albums.plist", "manifest.json"]
 
+    /// The source; it has no settings.
     public init() {}
 
+    /// `audio`, for `import --format audio`.
     public var name: String { "audio" }
+    /// One line for `albumkit plugins`.
     public var summary: String { "folders and archives of MP3, FLAC, Ogg Vorbis and M4A files: albums from their tags" }
 
     /// Specific for a folder or an archive whose first entries (up to ``peekEntries``)
@@ -40,6 +43,8 @@ public struct AudioFilesSource: AlbumSource {
         return hasAudio && !isBundle ? .specific : .none
     }
 
+    /// The albums of the folder or archive `input`, with their covers, pulled as the consumer
+    /// asks; the first problem ends the stream with an error naming the file or entry.
     public func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error> {
         let reader = Mutex(AudioFilesReader(input: input, limits: context.limits) { () throws(AlbumKitError) -> any InputWalker in
             input.isFolder ? FolderWalker(root: input.url) : try ArchiveWalker(file: input.url, limits: context.limits)

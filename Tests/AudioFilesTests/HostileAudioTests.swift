@@ -15,6 +15,11 @@ import Testing
         case hugeID3v2Tag
         /// An M4A whose `moov` atom claims 2 GiB.
         case hugeM4AAtom
+        /// An M4A whose `moov` atom claims 2^62 bytes in a 64-bit size.
+        case hugeM4A64BitAtom
+        /// Ogg header pages (granule position 0) that never end, past the tag limit derived
+        /// from a `limits.coverBytes` of 100 000.
+        case endlessOggHeaders
         /// An album tag of 70 000 characters: longer than a field may be.
         case hugeAlbumTag
         /// A real picture of 300 000 bytes, over `limits.coverBytes` (set to 100 000).
@@ -30,7 +35,8 @@ import Testing
             switch self {
             case .garbageNamedMP3, .hugeID3v2Tag, .hugeAlbumTag, .coverOverLimit: "Album/02.mp3"
             case .truncatedFLAC, .hugeFLACBlock: "Album/02.flac"
-            case .hugeM4AAtom: "Album/02.m4a"
+            case .hugeM4AAtom, .hugeM4A64BitAtom: "Album/02.m4a"
+            case .endlessOggHeaders: "Album/02.ogg"
             }
         }
 
@@ -39,14 +45,14 @@ import Testing
             switch self {
             case .garbageNamedMP3: "not audio"
             case .truncatedFLAC: "truncated"
-            case .hugeID3v2Tag, .hugeM4AAtom, .hugeFLACBlock: "takes more than"
+            case .hugeID3v2Tag, .hugeM4AAtom, .hugeM4A64BitAtom, .hugeFLACBlock, .endlessOggHeaders: "takes more than"
             case .hugeAlbumTag: "album tag is longer than"
             case .coverOverLimit: "over limits.coverBytes"
             }
         }
 
         var environment: [String: String] {
-            self == .coverOverLimit || self == .hugeFLACBlock ? ["ALBUMKIT_LIMITS_COVER_BYTES": "100000"] : [:]
+            [.coverOverLimit, .hugeFLACBlock, .endlessOggHeaders].contains(self) ? ["ALBUMKIT_LIMITS_COVER_BYTES": "100000"] : [:]
         }
 
         /// The plan: one good track, then the bad file.
@@ -75,6 +81,17 @@ import Testing
                 return "open('Album/02.mp3', 'wb').write(b'ID3\\x04\\x00\\x00\\x7f\\x7f\\x7f\\x7f' + b'\\x00' * 1000)"
             case .hugeM4AAtom:
                 return "import struct; open('Album/02.m4a', 'wb').write(struct.pack('>I4s4sI', 16, b'ftyp', b'M4A ', 0) + struct.pack('>I4s', 0x80000000, b'moov') + b'\\x00' * 1000)"
+            case .hugeM4A64BitAtom:
+                return "import struct; open('Album/02.m4a', 'wb').write(struct.pack('>I4s4sI', 16, b'ftyp', b'M4A ', 0) + struct.pack('>I4sQ', 1, b'moov', 1 << 62) + b'\\x00' * 1000)"
+            case .endlessOggHeaders:
+                return """
+                    import struct
+                    def page(segments, body):
+                        return b'OggS' + bytes([0, 2]) + struct.pack('<QIII', 0, 1, 0, 0) + bytes([len(segments)]) + bytes(segments) + body
+                    first = page([30], b'\\x01vorbis' + b'\\x00' * 23)
+                    more = page([255] * 255, b'\\x00' * 255 * 255)
+                    open('Album/02.ogg', 'wb').write(first + more * 40)
+                    """
             case .hugeFLACBlock:
                 return "open('Album/02.flac', 'wb').write(b'fLaC' + bytes([0x84, 0xff, 0xff, 0xff]) + b'\\x00' * 1000)"
             case .hugeAlbumTag, .coverOverLimit:
