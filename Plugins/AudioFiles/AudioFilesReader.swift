@@ -9,7 +9,9 @@ struct AudioFilesReader: ~Copyable {
     private let limits: Limits
     private let openWalker: () throws(AlbumKitError) -> any InputWalker
     private var walker: (any InputWalker)?
-    private var grouper: AlbumGrouper?
+    /// Replaced when the walker opens, which says how it orders folders. Mutated in place
+    /// only: a copy would make every track copy the album table.
+    private var grouper = AlbumGrouper(emitsOnLeaving: false)
     private var pending: [SourceItem] = []
     private var pendingIndex = 0
     private var finished = false
@@ -42,8 +44,7 @@ struct AudioFilesReader: ~Copyable {
             walker = opened
             grouper = AlbumGrouper(emitsOnLeaving: opened.keepsFoldersTogether)
         }
-        guard let walker, var grouper else { return }
-        defer { self.grouper = grouper }
+        guard let walker else { return }
         guard let entry = try walker.next() else {
             pending += grouper.finish(input: input.path)
             if let progress = progressItem(walker, force: true) { pending.append(progress) }
