@@ -57,7 +57,7 @@ struct AudioFilesReader: ~Copyable {
         case .file(let path):
             let name = path.split(separator: "/").last ?? ""
             let folder = AlbumGrouper.folder(of: path)
-            if AudioFormat.isAudioName(name) {
+            if AudioFormat.isAudioPath(path) {
                 pending += grouper.enter(folder)
                 let subject = walker.subject(path)
                 let collector = TagBytesCollector(limit: TagBytesCollector.limit(for: limits), subject: subject)

@@ -31,7 +31,7 @@ public struct AudioFilesSource: AlbumSource {
             let walker = FolderWalker(root: input.url)
             for _ in 0..<Self.peekEntries {
                 guard let entry = try? walker.next() else { return .none }
-                if case .file(let path) = entry, AudioFormat.isAudioName(path) { return .specific }
+                if case .file(let path) = entry, AudioFormat.isAudioPath(path) { return .specific }
             }
             return .none
         }
@@ -39,7 +39,7 @@ public struct AudioFilesSource: AlbumSource {
         guard BundleSource().match(input) != .none else { return .none }
         let entries = ArchiveEntryReader.peek(input.url, entries: Self.peekEntries)
         let isBundle = entries.contains { $0.components.count <= 2 && Self.bundleFileNames.contains($0.fileName) }
-        let hasAudio = entries.contains { $0.kind == .file && AudioFormat.isAudioName($0.fileName) }
+        let hasAudio = entries.contains { $0.kind == .file && AudioFormat.isAudioPath($0.path) }
         return hasAudio && !isBundle ? .specific : .none
     }
 

@@ -17,9 +17,18 @@ enum AudioFormat: Sendable, Equatable {
     static let sniffLength = 35
 
     /// Whether a file named `name` is one the source reads.
-    static func isAudioName(_ name: some StringProtocol) -> Bool {
+    private static func isAudioName(_ name: some StringProtocol) -> Bool {
         guard let dot = name.lastIndex(of: ".") else { return false }
         return fileEndings.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// Whether the file at `path` (`/`-separated) is one the source reads: an audio name,
+    /// and not the metadata macOS puts beside files in archives it makes (`._01.mp3`
+    /// AppleDouble files, the `__MACOSX/` folder of Finder's zips), which is not audio.
+    static func isAudioPath(_ path: some StringProtocol) -> Bool {
+        let components = path.split(separator: "/")
+        guard let name = components.last, !name.hasPrefix("._"), !components.contains("__MACOSX") else { return false }
+        return isAudioName(name)
     }
 
     /// The format `bytes` (a file's first bytes, or those after its ID3v2 tag) start like.

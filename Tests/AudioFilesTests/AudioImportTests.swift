@@ -104,6 +104,25 @@ import Testing
         #expect(try cli.albums().isEmpty)
     }
 
+    /// Archives made on a Mac carry AppleDouble files named like the tracks (`._01.mp3`,
+    /// `__MACOSX/…`): metadata, not audio, so they are passed over rather than refused.
+    @Test(arguments: [AudioCorpus.Container.folder, .zip])
+    func macOSMetadataBesideTracksIsPassedOver(_ container: AudioCorpus.Container) throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let appleDouble = "\u{0}\u{5}\u{16}\u{7}\u{0}\u{2}\u{0}\u{0}Mac OS X        "
+        let plan: [PlanEntry] = [
+            .track("Album/01.mp3", "mp3", .init(album: "From A Mac", albumartist: "M")),
+            PlanEntry(path: "Album/._01.mp3", bytes: appleDouble),
+            PlanEntry(path: "__MACOSX/Album/._01.mp3", bytes: appleDouble),
+        ]
+        let input = try AudioCorpus.pack(try AudioCorpus.write(plan, in: cli.folder).url, as: container)
+        try cli.run("init")
+        let result = try cli.run("import", input.path)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try cli.albums().map(\.title) == ["From A Mac"])
+    }
+
     /// Archives promise no order: the tracks of one folder may come apart, and still make
     /// one album counted from all of them.
     @Test func scatteredTracksOfAFolderStillMakeOneAlbum() throws {
