@@ -24,7 +24,8 @@ public struct AudioFilesSource: AlbumSource {
     public var summary: String { "folders and archives of MP3, FLAC, Ogg Vorbis and M4A files: albums from their tags" }
 
     /// Specific for a folder or an archive whose first entries (up to ``peekEntries``)
-    /// include audio files, unless it is laid out like a bundle.
+    /// include audio files, unless it is laid out like a bundle: a folder with a bundle's
+    /// files at its top (or in its one subfolder), an archive with one before its first track.
     public func match(_ input: SourceInput) -> SourceMatch {
         if input.isFolder {
             guard !folderLooksLikeBundle(input.url) else { return .none }
@@ -35,12 +36,18 @@ public struct AudioFilesSource: AlbumSource {
             }
             return .none
         }
-        // Only what the bundle source would take for an archive is opened to look inside.
-        guard BundleSource().match(input) != .none else { return .none }
-        let entries = ArchiveEntryReader.peek(input.url, entries: Self.peekEntries)
-        let isBundle = entries.contains { $0.components.count <= 2 && Self.bundleFileNames.contains($0.fileName) }
-        let hasAudio = entries.contains { $0.kind == .file && AudioFormat.isAudioPath($0.path) }
-        return hasAudio && !isBundle ? .specific : .none
+        // Only what the bundle source would take for an archive is opened to look inside, and
+        // only until the first entry that decides: a bundle's manifest comes first, an audio
+        // archive's first track within a few entries, so little is ever unpacked here.
+        guard BundleSource().match(input) != .none,
+            let reader = try? ArchiveEntryReader(file: input.url, limits: Limits(archiveBytes: 32 << 20))
+        else { return .none }
+        for _ in 0..<Self.peekEntries {
+            guard let entry = try? reader.next() else { return .none }
+            if entry.components.count <= 2, Self.bundleFileNames.contains(entry.fileName) { return .none }
+            if entry.kind == .file, AudioFormat.isAudioPath(entry.path) { return .specific }
+        }
+        return .none
     }
 
     /// The albums of the folder or archive `input`, with their covers, pulled as the consumer
