@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean example
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -12,6 +12,7 @@ help:
 	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
+	@echo "make example    build Examples/custom-albumkit (its own albumkit with its own adapters) and run it"
 	@echo "make clean      remove build products"
 
 setup:
@@ -58,4 +59,10 @@ postgres-stop:
 	scripts/postgres-server.sh stop
 
 clean:
-	rm -rf .build albumkit-demo-export.tar.gz
+	rm -rf .build Examples/custom-albumkit/.build albumkit-demo-export.tar.gz
+
+# An outside package's own albumkit (Examples/custom-albumkit, its build in its own .build there):
+# an import through its source, its stage in `pipeline show` and the albums, its cover fetcher.
+example:
+	$(SWIFT) build --package-path Examples/custom-albumkit --product my-albumkit
+	Examples/custom-albumkit/demo.sh
