@@ -64,6 +64,7 @@ import Testing
                 if request is None:
                     break
                 year = request["album"].get("year") or ""
+                print("looking at \\x1b[1m%s\\x1b[0m" % request["album"]["title"], file=sys.stderr)
                 if year and int(year) < 1970:
                     send({"type": "drop", "reason": "released in %s, before 1970" % year})
                 else:
@@ -90,6 +91,10 @@ import Testing
         #expect(dropped.contains { $0.contains("Blue Train") && $0.contains("stage 'vintage'") && $0.contains("released in 1957, before 1970") })
         #expect(dropped.contains { $0.contains("Revolver") && $0.contains("released in 1966, before 1970") })
         #expect(plan.output.split(separator: "\n").contains { $0.hasPrefix("new") && $0.contains("Low") })
+        #expect(!plan.error.contains("looking at"), "a plugin's standard error shows only under --verbose")
+        let verbose = try lab.cli.run("--verbose", "import", input.path, "--dry-run")
+        #expect(verbose.error.contains("[vintage] looking at \\u{1b}[1mRevolver\\u{1b}[0m"), "prefixed with its name, escaped: \(verbose.error)")
+        #expect(!verbose.error.contains("\u{1b}"), "no control character reaches the terminal raw")
 
         let json = try lab.cli.run("import", input.path, "--dry-run", "--json")
         let entries = try #require((try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])?["plan"] as? [[String: Any]])
@@ -105,12 +110,15 @@ import Testing
 
     /// Each way a plugin program can break down, as a source or as a stage.
     enum Breakdown: String, CaseIterable {
-        case crash, hang, garbage, longLine, otherProtocol, silentExit, stageCrash
+        case crash, hang, garbage, longLine, otherProtocol, silentExit, stageCrash, stageCrashInADryRun
+
+        /// Whether the plugin is a stage (else a source).
+        var isStage: Bool { self == .stageCrash || self == .stageCrashInADryRun }
 
         /// What the `error:` line says about it.
         var says: String {
             switch self {
-            case .crash, .stageCrash: "exited with status 1"
+            case .crash, .stageCrash, .stageCrashInADryRun: "exited with status 1"
             case .hang: "did not answer within 1 second (plugins.timeoutSeconds)"
             case .garbage: "which is not a message of the protocol"
             case .longLine: "sent a line longer than limits.listBytes"
@@ -126,7 +134,7 @@ import Testing
         defer { lab.remove() }
         let program = try lab.write("broken.py", PluginLab.brokenPlugin)
         let pids = lab.cli.folder.appendingPathComponent("pids")
-        let kind = breakdown == .stageCrash ? "stage" : "source"
+        let kind = breakdown.isStage ? "stage" : "source"
         try lab.writeConfig("""
             plugins:
               timeoutSeconds: 1
@@ -134,19 +142,20 @@ import Testing
                 - {name: bad, kind: \(kind), run: [python3, \(program.path), \(breakdown.rawValue), \(pids.path)]}
             limits: {listBytes: 50000}
             import:
-              stages: [\(breakdown == .stageCrash ? "validate, bad, covers" : "validate, covers")]
+              stages: [\(breakdown.isStage ? "validate, bad, covers" : "validate, covers")]
             """)
         let input = try lab.write("albums.json", #"[{"title": "Low", "artist": "David Bowie"}]"#)
         #expect(try lab.cli.run("init", "--starter").status == 0)
         let before = try lab.libraryDigest()
 
-        let arguments = ["--events", "events.jsonl", "import", input.path] + (breakdown == .stageCrash ? [] : ["--format", "bad"])
+        let arguments = ["--events", "events.jsonl", "import", input.path] + (breakdown.isStage ? [] : ["--format", "bad"])
+            + (breakdown == .stageCrashInADryRun ? ["--dry-run"] : [])
         let result = try lab.cli.run(arguments)
         #expect(result.status != 0)
         let errors = result.error.split(separator: "\n").filter { $0.lowercased().hasPrefix("error:") }
         #expect(errors.count == 1, "\(result.error)")
         #expect(errors.first?.contains("plugin 'bad'") == true && errors.first?.contains(breakdown.says) == true, "\(result.error)")
-        if breakdown == .crash || breakdown == .stageCrash {
+        if breakdown == .crash || breakdown.isStage {
             #expect(errors.first?.contains("RuntimeError: boom") == true, "its last words on standard error are quoted: \(result.error)")
         }
         let events = try lab.events("events.jsonl")
@@ -376,7 +385,7 @@ struct PluginLab {
     static let brokenPlugin = preamble + """
         import os, subprocess, time
         mode, pids = sys.argv[1], sys.argv[2]
-        kind = "stage" if mode == "stageCrash" else "source"
+        kind = "stage" if mode.startswith("stageCrash") else "source"
         def note(pid):
             with open(pids, "a") as handle:
                 handle.write("%d\\n" % pid)
@@ -386,7 +395,7 @@ struct PluginLab {
         send({"type": "hello", "protocol": 2 if mode == "otherProtocol" else 1, "kind": kind, "name": "broken", "version": "0"})
         receive()
         receive()
-        if mode in ("crash", "stageCrash"):
+        if mode == "crash" or mode.startswith("stageCrash"):
             print("about to go wrong", file=sys.stderr)
             raise RuntimeError("boom")
         if mode == "hang":

@@ -58,10 +58,6 @@ struct StageRun {
             let decision: StageDecision
             do {
                 decision = try await stages[index].process(current)
-            } catch let error as AlbumKitError where error.kind == .pluginFailed {
-                // A plugin program that broke down answers no further album: the command fails,
-                // dry run or not.
-                throw error
             } catch {
                 decision = .fail(reason: String(describing: error))
             }
