@@ -123,14 +123,14 @@ final class PluginSession: Sendable {
         }
     }
 
-    /// Stops the plugin without a word (the import ended elsewhere): kills its process group
-    /// and reaps it. Safe from any thread, also while an exchange waits.
+    /// Stops the plugin without a word (the import ended elsewhere, or only its `hello` was
+    /// wanted): kills its process group, which an exchange waiting meanwhile sees as the end;
+    /// the session reaps it at the latest when it goes. Safe from any thread.
     func abandon() {
         let first = state.withLock { state in
             defer { state.abandoned = true }
             return !state.abandoned && state.failure == nil
         }
-        // The exchange waiting, if any, sees the output end and reaps; else deinit does.
         if first { process.stop() }
     }
 
