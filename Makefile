@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean example
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall example
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -14,6 +14,8 @@ help:
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
 	@echo "make example    build Examples/custom-albumkit (its own albumkit with its own adapters) and run it"
 	@echo "make clean      remove build products"
+	@echo "make install    build (CONFIG=release) and install albumkit, its man page and bash/zsh/fish completions under DESTDIR/PREFIX (/usr/local)"
+	@echo "make uninstall  remove what make install installed"
 
 setup:
 	scripts/install-deps.sh
@@ -60,6 +62,29 @@ postgres-stop:
 
 clean:
 	rm -rf .build Examples/custom-albumkit/.build albumkit-demo-export.tar.gz
+
+# The binary, a man page generated from the commands (swift-argument-parser's generate-manual
+# plugin; the page does not depend on CONFIG, so it comes from the everyday debug build) and
+# the completion scripts the binary writes itself.
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIG ?= release
+MAN_PAGE := .build/plugins/GenerateManual/outputs/albumkit/albumkit.1
+INSTALLED := $(DESTDIR)$(PREFIX)
+install:
+	$(SWIFT) build -c $(CONFIG) --product albumkit
+	$(SWIFT) package plugin generate-manual --configuration debug
+	install -d $(INSTALLED)/bin $(INSTALLED)/share/man/man1 $(INSTALLED)/share/bash-completion/completions \
+		$(INSTALLED)/share/zsh/site-functions $(INSTALLED)/share/fish/vendor_completions.d
+	install -m 755 .build/$(CONFIG)/albumkit $(INSTALLED)/bin/albumkit
+	install -m 644 $(MAN_PAGE) $(INSTALLED)/share/man/man1/albumkit.1
+	.build/$(CONFIG)/albumkit --generate-completion-script bash > $(INSTALLED)/share/bash-completion/completions/albumkit
+	.build/$(CONFIG)/albumkit --generate-completion-script zsh > $(INSTALLED)/share/zsh/site-functions/_albumkit
+	.build/$(CONFIG)/albumkit --generate-completion-script fish > $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish
+
+uninstall:
+	rm -f $(INSTALLED)/bin/albumkit $(INSTALLED)/share/man/man1/albumkit.1 $(INSTALLED)/share/bash-completion/completions/albumkit \
+		$(INSTALLED)/share/zsh/site-functions/_albumkit $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish
 
 # An outside package's own albumkit (Examples/custom-albumkit, its build in its own .build there):
 # an import through its source, its stage in `pipeline show` and the albums, its cover fetcher.

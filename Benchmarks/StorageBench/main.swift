@@ -41,7 +41,7 @@ let albums = (0..<albumCount).map { index in
         year: String(1950 + index % 70), coverUrl: index % 3 == 0 ? "https://example.com/\(index).jpg" : nil)
 }
 nonisolated func fill(_ storage: any StorageBackend, with albums: [Album]) async throws {
-    try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll) }
+    try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
 }
 let filled = try await clock.measure { try await fill(storage, with: albums) }
 
@@ -50,14 +50,14 @@ let fresh = try registry.makeStorage(for: configuration)
 var listed = 0
 let openAndList = try await clock.measure {
     let library = try await Library.open(fresh, hub: NotificationHub())
-    for album in await library.albums { listed += album.title.utf8.count > 0 ? 1 : 0 }
+    for album in try await library.albums() { listed += album.title.utf8.count > 0 ? 1 : 0 }
 }
 
 let library = try await Library.open(fresh, hub: NotificationHub())
 var generator = SystemRandomNumberGenerator()
 var adds: [Double] = [], updates: [Double] = [], removes: [Double] = []
 for step in 0..<operations {
-    let count = await library.albums.count
+    let count = try await library.count()
     adds.append(seconds(try await clock.measure {
         try await library.add(AlbumRecord(title: "Added \(step)", artist: "Bench"), at: Int.random(in: 1...count, using: &generator))
     }))

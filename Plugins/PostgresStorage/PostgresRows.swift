@@ -48,11 +48,38 @@ enum PostgresRows {
         return entry
     }
 
-    /// Runs `operations` (consecutive inserts batched) and stores `state` under
-    /// `generation`, inside the caller's transaction.
+    /// The stored steps `ids` names (inside the caller's transaction).
+    static func steps(_ ids: [Int64], _ connection: PostgresConnection, logger: Logger, url: PostgresURL) async throws -> [Int64: HistoryStep] {
+        var steps: [Int64: HistoryStep] = [:]
+        guard !ids.isEmpty else { return steps }
+        let rows = try await connection.query("SELECT id, step FROM albumkit_history WHERE id = ANY(\(ids))", logger: logger)
+        for try await (id, text) in rows.decode((Int64, String).self) {
+            do {
+                steps[id] = try JSONDecoder().decode(HistoryStep.self, from: Data(text.utf8))
+            } catch {
+                throw AlbumKitError(.unreadableInput, "\(url): table albumkit_history, row \(id): unreadable (\(error)); the database was left as it is")
+            }
+        }
+        return steps
+    }
+
+    /// Runs `operations` (consecutive inserts batched), stores and drops the steps `change`
+    /// names, and stores `state` under `generation`, inside the caller's transaction.
     static func write(
-        _ operations: [RowOperation], state: LibraryState, generation: Int64, _ connection: PostgresConnection, logger: Logger
+        _ operations: [RowOperation], change: StoredChange, state: LibraryState, generation: Int64, _ connection: PostgresConnection,
+        logger: Logger
     ) async throws {
+        if change.albums == .replaced {
+            try await connection.run("DELETE FROM albumkit_history", logger: logger)
+        } else if !change.droppedSteps.isEmpty {
+            try await connection.query("DELETE FROM albumkit_history WHERE id = ANY(\(change.droppedSteps))", logger: logger)
+        }
+        for (id, step) in change.addedSteps {
+            let json = String(decoding: try JSONEncoder().encode(step), as: UTF8.self)
+            try await connection.query(
+                "INSERT INTO albumkit_history (id, step) VALUES (\(id), \(json)) ON CONFLICT (id) DO UPDATE SET step = EXCLUDED.step",
+                logger: logger)
+        }
         var pending: [(Album, Double)] = []
         for operation in operations {
             if case .insert(let album, let key) = operation {

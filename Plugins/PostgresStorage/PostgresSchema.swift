@@ -1,4 +1,5 @@
 import AlbumKit
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -41,7 +42,8 @@ enum PostgresSchema {
             )
             """,
             #"INSERT INTO albumkit_state (id, generation, state) VALUES (1, 0, '{"version":1,"current":null,"undo":[],"redo":[]}')"#,
-        ]
+        ],
+        ["CREATE TABLE albumkit_history (id bigint PRIMARY KEY, step text NOT NULL)"],
     ]
 
     /// The version this build writes.
@@ -79,6 +81,22 @@ enum PostgresSchema {
         return version
     }
 
+    /// Version 2: a version 1 memento's history steps move into `albumkit_history` rows.
+    private static func moveHistoryIntoRows(_ connection: PostgresConnection, logger: Logger) async throws {
+        var text: String?
+        for try await state in try await connection.query("SELECT state FROM albumkit_state WHERE id = 1", logger: logger).decode(String.self) {
+            text = state
+        }
+        guard let text else { return }
+        let (state, steps) = try StoredMemento.decode(Data(text.utf8))
+        for (id, step) in steps {
+            let json = String(decoding: try JSONEncoder().encode(step), as: UTF8.self)
+            try await connection.query("INSERT INTO albumkit_history (id, step) VALUES (\(id), \(json))", logger: logger)
+        }
+        let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+        try await connection.query("UPDATE albumkit_state SET state = \(json) WHERE id = 1", logger: logger)
+    }
+
     /// Brings an older schema up to date in one transaction, under an exclusive lock so two
     /// processes do not upgrade at once.
     static func upgrade(_ connection: PostgresConnection, logger: Logger, url: PostgresURL) async throws {
@@ -90,8 +108,9 @@ enum PostgresSchema {
 
     private static func apply(after version: Int, _ connection: PostgresConnection, logger: Logger) async throws {
         guard version < currentVersion else { return }
-        for step in migrations[version...] {
+        for (number, step) in migrations.enumerated().dropFirst(version) {
             for statement in step { try await connection.run(statement, logger: logger) }
+            if number == 1 { try await moveHistoryIntoRows(connection, logger: logger) }
         }
         try await connection.query("UPDATE albumkit_schema SET version = \(currentVersion)", logger: logger)
     }

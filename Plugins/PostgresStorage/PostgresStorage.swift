@@ -43,6 +43,12 @@ public struct PostgresStorage: StorageBackend {
         }
     }
 
+    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        try await sessions.transaction(readOnly: true) { connection in
+            try await PostgresRows.steps(ids, connection, logger: sessions.log, url: sessions.url)
+        }
+    }
+
     public func beginWrite() async throws -> any StorageWriter {
         try await PostgresWriter.begin(with: sessions, cache: cache)
     }

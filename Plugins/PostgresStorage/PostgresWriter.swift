@@ -62,11 +62,18 @@ actor PostgresWriter: StorageWriter {
             }
             let operations = try base.order.operations(for: change, snapshot: snapshot)
             let saved = GenerationCache.Entry(generation: base.generation + 1, snapshot: snapshot, order: base.order)
-            try await PostgresRows.write(operations, state: snapshot.state, generation: saved.generation, connection, logger: sessions.log)
+            try await PostgresRows.write(operations, change: change, state: snapshot.state, generation: saved.generation, connection, logger: sessions.log)
             try await connection.run("COMMIT", logger: sessions.log)
             inTransaction = false
             loaded = saved
             cache.remember(saved)
+        }
+    }
+
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        try await guarded { connection in
+            _ = try await lock()
+            return try await PostgresRows.steps(ids, connection, logger: sessions.log, url: sessions.url)
         }
     }
 

@@ -40,8 +40,31 @@ enum SQLiteRows {
         return entry
     }
 
-    /// Runs `operations` and stores `state` under `generation` (inside the caller's transaction).
-    static func write(_ operations: [RowOperation], state: LibraryState, generation: Int64, _ db: Database) throws {
+    /// The stored steps `ids` names (inside the caller's transaction, or none).
+    static func steps(_ ids: [Int64], _ db: Database, path: String) throws -> [Int64: HistoryStep] {
+        var steps: [Int64: HistoryStep] = [:]
+        for id in ids {
+            guard let data = try Data.fetchOne(db, sql: "SELECT step FROM historyStep WHERE id = ?", arguments: [id]) else { continue }
+            do {
+                steps[id] = try JSONDecoder().decode(HistoryStep.self, from: data)
+            } catch {
+                throw AlbumKitError(.unreadableInput, "\(path): table historyStep, row \(id): unreadable (\(error)); the file was left as it is")
+            }
+        }
+        return steps
+    }
+
+    /// Runs `operations`, stores and drops the steps `change` names, and stores `state` under
+    /// `generation` (inside the caller's transaction).
+    static func write(_ operations: [RowOperation], change: StoredChange, state: LibraryState, generation: Int64, _ db: Database) throws {
+        if change.albums == .replaced {
+            try db.execute(sql: "DELETE FROM historyStep")
+        } else {
+            for id in change.droppedSteps { try db.execute(sql: "DELETE FROM historyStep WHERE id = ?", arguments: [id]) }
+        }
+        for (id, step) in change.addedSteps {
+            try db.execute(sql: "INSERT OR REPLACE INTO historyStep (id, step) VALUES (?, ?)", arguments: [id, try JSONEncoder().encode(step)])
+        }
         for operation in operations {
             switch operation {
             case .deleteAll:

@@ -1,4 +1,5 @@
 import AlbumKit
+import Foundation
 import GRDB
 
 /// The tables of a library file and how to bring an older file up to date.
@@ -8,7 +9,13 @@ import GRDB
 /// refused, untouched.
 enum SQLiteSchema {
     /// Step `n` (0-based) takes a file from version `n` to `n + 1`. Append, never edit.
-    static let migrations = [
+    static let migrations: [@Sendable (Database) throws -> Void] = [
+        { db in try db.execute(sql: version1) },
+        { db in try moveHistoryIntoRows(db) },
+    ]
+
+    /// Version 1: albums, covers, and the memento with the whole history inside.
+    private static let version1 =
         """
         CREATE TABLE album (
             id TEXT PRIMARY KEY NOT NULL,
@@ -33,7 +40,18 @@ enum SQLiteSchema {
         );
         INSERT INTO libraryState (id, generation, state) VALUES (1, 0, '{"version":1,"current":null,"undo":[],"redo":[]}');
         """
-    ]
+
+    /// Version 2: one row per history step; the memento names them (a version 1 memento's
+    /// steps move into rows).
+    private static func moveHistoryIntoRows(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE historyStep (id INTEGER PRIMARY KEY, step BLOB NOT NULL)")
+        guard let data = try Data.fetchOne(db, sql: "SELECT state FROM libraryState WHERE id = 1") else { return }
+        let (state, steps) = try StoredMemento.decode(data)
+        for (id, step) in steps {
+            try db.execute(sql: "INSERT INTO historyStep (id, step) VALUES (?, ?)", arguments: [id, try JSONEncoder().encode(step)])
+        }
+        try db.execute(sql: "UPDATE libraryState SET state = ? WHERE id = 1", arguments: [try JSONEncoder().encode(state)])
+    }
 
     /// The version this build writes.
     static var currentVersion: Int { migrations.count }
@@ -62,7 +80,7 @@ enum SQLiteSchema {
     /// Applies the steps after `version` (inside the caller's write transaction).
     static func upgrade(_ db: Database, from version: Int) throws {
         guard version < currentVersion else { return }
-        for step in migrations[version...] { try db.execute(sql: step) }
+        for step in migrations[version...] { try step(db) }
         try db.execute(sql: "UPDATE schemaVersion SET version = ?", arguments: [currentVersion])
     }
 }

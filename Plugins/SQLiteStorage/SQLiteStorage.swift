@@ -45,6 +45,12 @@ public struct SQLiteStorage: StorageBackend {
         }.snapshot
     }
 
+    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        try await database.run(try await database.shared()) { [database] db in
+            try database.transaction(db, immediate: false) { try SQLiteRows.steps(ids, db, path: database.path) }
+        }
+    }
+
     public func beginWrite() async throws -> any StorageWriter {
         try await SQLiteWriter.begin(on: database, cache: cache)
     }

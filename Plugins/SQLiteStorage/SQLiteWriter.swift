@@ -50,7 +50,7 @@ actor SQLiteWriter: StorageWriter {
                 guard try Int64.fetchOne(db, sql: "SELECT generation FROM libraryState WHERE id = 1") == generation else {
                     throw AlbumKitError(.libraryState, "\(database.path): the library changed since this writer read it; nothing was saved")
                 }
-                try SQLiteRows.write(operations, state: snapshot.state, generation: saved.generation, db)
+                try SQLiteRows.write(operations, change: change, state: snapshot.state, generation: saved.generation, db)
                 try db.execute(sql: "COMMIT")
             } catch {
                 try? db.execute(sql: "ROLLBACK")
@@ -60,6 +60,11 @@ actor SQLiteWriter: StorageWriter {
         inTransaction = false
         loaded = saved
         cache.remember(saved)
+    }
+
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        try await lock()
+        return try await database.run(try session()) { [database] db in try SQLiteRows.steps(ids, db, path: database.path) }
     }
 
     func finish() async {

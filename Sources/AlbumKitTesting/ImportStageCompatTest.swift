@@ -34,7 +34,7 @@ public struct ImportStageCompatTest {
         let library = try await Library.open(storage, hub: NotificationHub())
         try await library.add(AlbumRecord(id: "held-1", title: "Low", artist: "David Bowie", year: "1977"))
         let before = Self.hashes(of: folder.url)
-        let batch = StageBatch(library: await library.snapshot, options: ImportOptions(), hub: NotificationHub())
+        let batch = StageBatch(library: try await library.snapshot(), options: ImportOptions(), hub: NotificationHub())
 
         var first = try factory.make(StageContext(configuration: configuration))
         try expect(first.name == factory.name, "the stage is named '\(first.name)', but its factory registers '\(factory.name)'")

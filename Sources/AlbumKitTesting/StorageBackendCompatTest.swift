@@ -2,16 +2,22 @@ import AlbumKit
 import Foundation
 
 /// The behaviour every ``StorageBackend`` must show, as a library any adapter's tests run —
-/// in the manner of swift-configuration's `ProviderCompatTest`. Each ``Check`` starts from a
-/// backend that `makeBackend` returns for a fresh, empty location and throws a
+/// in the manner of swift-configuration's `ProviderCompatTest`: every promise of the port's
+/// "Implementation requirements" has a check here. Each ``Check`` runs against backends that
+/// `makeBackend` returns for one fresh, empty location (every call during a check must return a
+/// backend at that same location, with the lock timeout asked for), and throws a
 /// ``CompatFailure`` that says what differed.
 ///
 /// ```swift
 /// @Test(arguments: StorageBackendCompatTest.Check.allCases)
 /// func conformance(_ check: StorageBackendCompatTest.Check) async throws {
-///     try await StorageBackendCompatTest { try makeFreshBackend() }.run(check)
+///     let folder = try TemporaryFolder()
+///     defer { folder.remove() }
+///     try await StorageBackendCompatTest { timeout in MyStorage(folder.url, lockTimeout: timeout) }.run(check)
 /// }
 /// ```
+/// A backend that cannot be damaged from outside in a way the suite knows gives
+/// ``init(damage:makeBackend:)`` a `damage` closure; without one, that check says it was skipped.
 public struct StorageBackendCompatTest: Sendable {
     /// One behaviour the suite checks.
     public enum Check: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -22,23 +28,37 @@ public struct StorageBackendCompatTest: Sendable {
         case everyEditKindPersists
         case mementoSurvivesReopening
         case historyIsBounded
+        case historyStepsAreStoredApart
+        case importUndoneAndRedoneInLaterProcesses
+        case stateFileRoundTripsExactly
         case concurrentWritersAllLand
         case replaceAllReplacesEverything
         case coverStoreIsContentAddressed
+        case secondWriterGivesUpAfterTheLockTimeout
+        case droppedWriterReleasesTheLock
+        case finishTwiceIsHarmless
+        case damagedLibraryIsLeftUntouched
+        case pointReadsAgreeWithLoad
 
         public var description: String { rawValue }
     }
 
-    private let makeBackend: @Sendable () async throws -> any StorageBackend
+    private let makeBackend: @Sendable (_ lockTimeout: Double) async throws -> any StorageBackend
+    private let damage: (@Sendable (any StorageBackend) async throws -> @Sendable () throws -> Data)?
 
-    /// A suite whose checks each use a backend from `makeBackend`, at a fresh empty location.
-    public init(makeBackend: @escaping @Sendable () async throws -> any StorageBackend) {
+    /// A suite whose checks use backends from `makeBackend` at one fresh, empty location per
+    /// check; `damage`, when given, damages the stored library and returns how to fingerprint it.
+    public init(
+        damage: (@Sendable (any StorageBackend) async throws -> @Sendable () throws -> Data)? = nil,
+        makeBackend: @escaping @Sendable (_ lockTimeout: Double) async throws -> any StorageBackend
+    ) {
+        self.damage = damage
         self.makeBackend = makeBackend
     }
 
     /// Runs one check.
     public func run(_ check: Check) async throws {
-        let backend = try await makeBackend()
+        let backend = try await makeBackend(30)
         switch check {
         case .missingLibraryFailsToLoad: try await missingLibraryFailsToLoad(backend)
         case .createMakesEmptyLibraryOnce: try await createMakesEmptyLibraryOnce(backend)
@@ -47,9 +67,17 @@ public struct StorageBackendCompatTest: Sendable {
         case .everyEditKindPersists: try await everyEditKindPersists(backend)
         case .mementoSurvivesReopening: try await mementoSurvivesReopening(backend)
         case .historyIsBounded: try await historyIsBounded(backend)
+        case .historyStepsAreStoredApart: try await historyStepsAreStoredApart(backend)
+        case .importUndoneAndRedoneInLaterProcesses: try await importUndoneAndRedone(backend)
+        case .stateFileRoundTripsExactly: try await stateFileRoundTrips(backend)
         case .concurrentWritersAllLand: try await concurrentWritersAllLand(backend)
         case .replaceAllReplacesEverything: try await replaceAllReplacesEverything(backend)
         case .coverStoreIsContentAddressed: try await coverStoreIsContentAddressed(backend)
+        case .secondWriterGivesUpAfterTheLockTimeout: try await lockTimeout(backend)
+        case .droppedWriterReleasesTheLock: try await droppedWriterReleasesTheLock(backend)
+        case .finishTwiceIsHarmless: try await finishTwiceIsHarmless(backend)
+        case .damagedLibraryIsLeftUntouched: try await damagedLibraryIsLeftUntouched(backend)
+        case .pointReadsAgreeWithLoad: try await pointReadsAgreeWithLoad(backend)
         }
     }
 
@@ -58,7 +86,7 @@ public struct StorageBackendCompatTest: Sendable {
         for check in Check.allCases { try await run(check) }
     }
 
-    // MARK: - Checks
+    // MARK: - Library files and rows
 
     private func missingLibraryFailsToLoad(_ backend: any StorageBackend) async throws {
         try expect(try await backend.exists() == false, "a fresh location must hold no library")
@@ -88,7 +116,7 @@ public struct StorageBackendCompatTest: Sendable {
     private func roundTrip(_ backend: any StorageBackend, _ albums: [Album]) async throws {
         try await backend.create()
         let snapshot = LibrarySnapshot(albums: albums, state: LibraryState(current: albums[albums.count / 2].id))
-        try await backend.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll) }
+        try await backend.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll()) }
         let loaded = try await backend.load()
         try expect(loaded.albums.count == albums.count, "saved \(albums.count) albums, loaded \(loaded.albums.count)")
         for (saved, read) in zip(albums, loaded.albums) where saved != read {
@@ -111,9 +139,9 @@ public struct StorageBackendCompatTest: Sendable {
         try await library.undo()
         try await library.undo()
         try await library.redo()
-        try await expectStored(backend, equals: await library.snapshot, after: "add, insert, update, move, remove, undo, redo")
+        try await expectStored(backend, equals: try await library.snapshot(), after: "add, insert, update, move, remove, undo, redo")
         try await library.remove([.position(1)])
-        try await expectStored(backend, equals: await library.snapshot, after: "a remove that clears redo")
+        try await expectStored(backend, equals: try await library.snapshot(), after: "a remove that clears redo")
     }
 
     private func mementoSurvivesReopening(_ backend: any StorageBackend) async throws {
@@ -125,12 +153,12 @@ public struct StorageBackendCompatTest: Sendable {
         try await first.select(.position(3))
         try await first.remove([.position(2)])
         try await first.undo()
-        let expected = await first.snapshot
+        let expected = try await first.snapshot()
         let second = try await Library.open(backend, hub: NotificationHub())
-        try expect(await second.snapshot == expected, "reopening changed the library or its memento")
-        try expect(await second.currentAlbum?.title == expected.albums[2].title, "the current album did not survive reopening")
+        try expect(try await second.snapshot() == expected, "reopening changed the library or its memento")
+        try expect(try await second.currentAlbum()?.title == expected.albums[2].title, "the current album did not survive reopening")
         try await second.redo()
-        try expect(await second.albums.count == 3, "redo after reopening did not remove the album again")
+        try expect(try await second.count() == 3, "redo after reopening did not remove the album again")
     }
 
     private func historyIsBounded(_ backend: any StorageBackend) async throws {
@@ -139,7 +167,71 @@ public struct StorageBackendCompatTest: Sendable {
         for index in 1...14 { try await library.add(AlbumRecord(title: "Album \(index)", artist: "Bounded")) }
         let state = try await backend.load().state
         try expect(state.undo.count == 10, "history kept \(state.undo.count) steps, the limit is 10")
-        try expect(state.undo.first?.edits.first.map(Self.title) == "Album 5", "the oldest steps must be the ones dropped")
+        try expect(state.undo.first?.label == "add 'Album 5'", "the oldest steps must be the ones dropped")
+        let stored = try await backend.steps((1...14).map(Int64.init))
+        try expect(Set(stored.keys) == Set(state.undo.map(\.id)), "the dropped steps must be gone from storage, the kept ones stored")
+    }
+
+    /// The memento names steps; the steps themselves are read only when asked for.
+    private func historyStepsAreStoredApart(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let library = try await Library.open(backend, hub: NotificationHub())
+        try await library.add(AlbumRecord(title: "One", artist: "A"))
+        try await library.remove([.position(1)])
+        let state = try await backend.load().state
+        try expect(state.undo.map(\.label) == ["add 'One'", "remove 'One'"], "the memento lists the steps by label: \(state.undo)")
+        let steps = try await backend.steps(state.stepIDs)
+        try expect(steps.count == 2, "both steps must be stored, found \(steps.count)")
+        try expect(steps[state.undo[0].id]?.appended?.count == 1, "an add is stored as an appended run, not the album again")
+        guard case .remove(let album, 0)? = steps[state.undo[1].id]?.edits.first else {
+            throw CompatFailure("a remove step must hold the album it removed")
+        }
+        try expect(album.title == "One", "the remove step holds the wrong album")
+    }
+
+    /// An import of 10 000 albums is one step; a later process undoes it, another redoes it.
+    private func importUndoneAndRedone(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let albums = CompatFixtures.albums(count: 10_000)
+        let first = try await Library.open(backend, hub: NotificationHub())
+        try await first.add(AlbumRecord(title: "Before", artist: "A"))
+        _ = try await first.commit(label: "import 10000 albums") { snapshot in
+            (albums.enumerated().map { .insert($0.element, at: snapshot.albums.count + $0.offset) }, ())
+        }
+        let stored = try await backend.load().state
+        let importStep = try await backend.steps([stored.undo.last!.id]).values.first
+        try expect(importStep?.edits.isEmpty == true && importStep?.appended?.count == 10_000, "the import step must record a run, not hold 10 000 albums again")
+        let second = try await Library.open(backend, hub: NotificationHub())
+        try await second.undo()
+        try expect(try await backend.load().albums.map(\.title) == ["Before"], "undo of the import in a later process must leave the album before it")
+        let third = try await Library.open(backend, hub: NotificationHub())
+        try await third.redo()
+        let after = try await backend.load().albums
+        try expect(after.count == 10_001 && Array(after.dropFirst()) == albums, "redo in a later process must bring the 10 000 albums back in order")
+        try await third.undo()
+        try await third.undo()
+        try expect(try await backend.load().albums.isEmpty, "both steps undo")
+    }
+
+    /// A bundle's `state.json` put into the library comes back out exactly.
+    private func stateFileRoundTrips(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let albums = CompatFixtures.albums(count: 5)
+        let file = StateFile(
+            current: albums[1].id,
+            undo: [
+                HistoryStep(compacting: LibraryChange(label: "import 2 albums", edits: [.insert(albums[3], at: 3), .insert(albums[4], at: 4)])),
+                HistoryStep(LibraryChange(label: "update 'Album 0'", edits: [.update(before: albums[0], after: albums[0])])),
+            ],
+            redo: [HistoryStep(LibraryChange(label: "remove 'Gone'", edits: [.remove(try Album(id: "gone", title: "Gone", artist: "A"), at: 2)]))],
+            covers: ["https://example.com/a.jpg": .failed("404")])
+        let (state, steps) = file.memento()
+        try await backend.withWriter { writer, _ in
+            try await writer.save(LibrarySnapshot(albums: albums, state: state), change: .replaceAll(steps: steps))
+        }
+        let loaded = try await backend.load()
+        let contents = ExportContents(snapshot: loaded, covers: backend.covers, steps: { try await backend.steps($0) })
+        try expect(try await contents.stateFile() == file, "state.json did not come back exactly")
     }
 
     private func concurrentWritersAllLand(_ backend: any StorageBackend) async throws {
@@ -157,17 +249,18 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(stored.albums.count == 20, "20 concurrent writers left \(stored.albums.count) albums")
         try expect(Set(stored.albums.map(\.title)).count == 20, "concurrent writers overwrote each other")
         try expect(stored.state.undo.count == 20, "concurrent writers left \(stored.state.undo.count) history steps, not 20")
+        try expect(try await backend.steps(stored.state.stepIDs).count == 20, "every writer's step must be stored")
     }
 
     private func replaceAllReplacesEverything(_ backend: any StorageBackend) async throws {
         try await backend.create()
         let library = try await Library.open(backend, hub: NotificationHub())
         for album in CompatFixtures.albums(count: 5) { try await library.add(AlbumRecord(title: album.title, artist: album.artist)) }
-        let replacement = LibrarySnapshot(
-            albums: CompatFixtures.albums(count: 3),
-            state: LibraryState(current: CompatFixtures.albums(count: 3)[1].id, undo: [], redo: []))
-        try await backend.withWriter { writer, _ in try await writer.save(replacement, change: .replaceAll) }
+        let old = try await backend.load().state.stepIDs
+        let replacement = LibrarySnapshot(albums: CompatFixtures.albums(count: 3), state: LibraryState(current: CompatFixtures.albums(count: 3)[1].id))
+        try await backend.withWriter { writer, _ in try await writer.save(replacement, change: .replaceAll()) }
         try await expectStored(backend, equals: replacement, after: "replaceAll")
+        try expect(try await backend.steps(old).isEmpty, "a replacement must drop the steps of the history it replaced")
     }
 
     private func coverStoreIsContentAddressed(_ backend: any StorageBackend) async throws {
@@ -188,23 +281,108 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(try await store.data(for: key) == nil, "a removed cover must read as nil")
     }
 
+    // MARK: - The writer lock
+
+    private func lockTimeout(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let holder = try await backend.beginWrite()
+        let waiting = try await makeBackend(0.3)
+        do {
+            let second = try await waiting.beginWrite()
+            await second.finish()
+            await holder.finish()
+            throw CompatFailure("a second writer must not get the lock while the first holds it")
+        } catch let error as AlbumKitError {
+            try expect(error.kind == .lockTimeout, "a second writer failed with \(error.kind), not lockTimeout: \(error)")
+        }
+        await holder.finish()
+        let after = try await waiting.beginWrite()
+        await after.finish()
+    }
+
+    private func droppedWriterReleasesTheLock(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        do {
+            let dropped = try await backend.beginWrite()
+            _ = try await dropped.load()
+        }
+        let next = try await makeBackend(5).beginWrite()
+        await next.finish()
+    }
+
+    private func finishTwiceIsHarmless(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let writer = try await backend.beginWrite()
+        _ = try await writer.load()
+        await writer.finish()
+        await writer.finish()
+        let library = try await Library.open(try await makeBackend(5), hub: NotificationHub())
+        try await library.add(AlbumRecord(title: "After", artist: "Finish twice"))
+        try expect(try await backend.load().albums.map(\.title) == ["After"], "a writer finished twice must leave the library working")
+    }
+
+    private func damagedLibraryIsLeftUntouched(_ backend: any StorageBackend) async throws {
+        guard let damage else {
+            print("StorageBackendCompatTest: damagedLibraryIsLeftUntouched skipped: the adapter gave no way to damage its library")
+            return
+        }
+        try await backend.create()
+        let library = try await Library.open(backend, hub: NotificationHub())
+        try await library.add(AlbumRecord(title: "Soon damaged", artist: "A"))
+        let fingerprint = try await damage(backend)
+        let before = try fingerprint()
+        do {
+            _ = try await backend.load()
+            throw CompatFailure("load() of a damaged library must throw")
+        } catch let error as AlbumKitError {
+            try expect(error.kind == .unreadableInput, "load() of a damaged library threw \(error.kind), not unreadableInput: \(error)")
+        }
+        _ = try? await Library.open(backend, hub: NotificationHub()).add(AlbumRecord(title: "Refused", artist: "A"))
+        try expect(try fingerprint() == before, "the damaged library must be left as it was")
+    }
+
+    private func pointReadsAgreeWithLoad(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let library = try await Library.open(backend, hub: NotificationHub())
+        for album in CompatFixtures.albums(count: 30) { try await library.add(AlbumRecord(id: album.id, title: album.title, artist: album.artist)) }
+        try await library.move(.position(30), to: 2)
+        try await library.select(.position(5))
+        guard let reads = backend.pointReads else { return }
+        let whole = try await backend.load()
+        try expect(try await reads.state() == whole.state, "point reads give another memento than load()")
+        let count = try await reads.count()
+        try expect(count == whole.albums.count, "point reads count \(count), load() \(whole.albums.count)")
+        try expect(try await reads.albums(in: 0..<whole.albums.count) == whole.albums, "point reads list other albums than load()")
+        try expect(try await reads.albums(in: 3..<6) == Array(whole.albums[3..<6]), "a range read differs")
+        try expect(try await reads.albums(in: 28..<40) == Array(whole.albums[28...]), "a range past the end must be clamped")
+        for (index, album) in whole.albums.enumerated() where index % 7 == 0 {
+            try expect(try await reads.index(of: album.id) == index, "index(of:) of \(album.id) is not \(index)")
+        }
+        try expect(try await reads.index(of: "no-such-album") == nil, "index(of:) of a missing id must be nil")
+    }
+
     // MARK: - Helpers
 
     private func expectStored(_ backend: any StorageBackend, equals expected: LibrarySnapshot, after what: String) async throws {
         let stored = try await backend.load()
         try expect(stored.albums == expected.albums, "after \(what), stored albums \(stored.albums.map(\.title)) ≠ expected \(expected.albums.map(\.title))")
-        try expect(stored.state == expected.state, "after \(what), the stored memento differs from the library's")
+        try expect(stored.state == expected.state, "after \(what), the stored memento differs from the library's:\n  stored \(stored.state)\n  library \(expected.state)")
     }
 
     private func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
         if !condition { throw CompatFailure(message()) }
     }
+}
 
-    private static func title(_ edit: LibraryEdit) -> String {
-        switch edit {
-        case .insert(let album, _), .remove(let album, _): album.title
-        case .update(_, let after): after.title
-        case .move(let id, _, _): id.rawValue
+extension StorageBackendCompatTest {
+    /// A `damage` for a backend that keeps its library in one file: overwrites the file's first
+    /// bytes with garbage, and fingerprints the file's bytes.
+    public static func damagingFile(_ file: URL) -> @Sendable (any StorageBackend) async throws -> @Sendable () throws -> Data {
+        { _ in
+            var bytes = try Data(contentsOf: file)
+            bytes.replaceSubrange(0..<min(bytes.count, 64), with: Data(repeating: 0xFF, count: min(64, bytes.count)))
+            try bytes.write(to: file)
+            return { try Data(contentsOf: file) }
         }
     }
 }

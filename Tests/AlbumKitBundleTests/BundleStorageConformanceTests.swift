@@ -11,7 +11,8 @@ import Testing
     func conformance(_ name: String, _ check: StorageBackendCompatTest.Check) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        try await StorageBackendCompatTest { try BundleStorage(file: workspace.path(name)) }.run(check)
+        let damage = StorageBackendCompatTest.damagingFile(workspace.path(name))
+        try await StorageBackendCompatTest(damage: damage) { try BundleStorage(file: workspace.path(name), lockTimeout: $0) }.run(check)
     }
 
     @Test func pendingCoversAreFoldedIntoTheBundleOnSave() async throws {

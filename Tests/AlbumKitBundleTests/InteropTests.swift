@@ -20,7 +20,7 @@ import Testing
         #expect(stored.isSuperset(of: linked), "\(input.lastPathComponent): covers missing")
         let unlinked = Set(bundle.covers.keys).subtracting(linked)
         #expect(stored.isDisjoint(with: unlinked), "\(input.lastPathComponent): a carried cover no album links was stored")
-        let imported = await fixture.library.albums.filter { $0.id.rawValue.hasPrefix("sample-") }
+        let imported = try await fixture.library.albums().filter { $0.id.rawValue.hasPrefix("sample-") }
         #expect(imported.map(\.title) == bundle.albums.map { $0["title"] as! String })
     }
 

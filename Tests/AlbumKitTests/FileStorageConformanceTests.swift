@@ -9,7 +9,8 @@ import Testing
     func conformance(_ kind: FileBackendKind, _ check: StorageBackendCompatTest.Check) async throws {
         let folder = try TemporaryFolder("conformance")
         defer { folder.remove() }
-        try await StorageBackendCompatTest { kind.make(in: folder.url) }.run(check)
+        let damage = StorageBackendCompatTest.damagingFile(folder.path(kind.fileName))
+        try await StorageBackendCompatTest(damage: damage) { kind.make(in: folder.url, lockTimeout: $0) }.run(check)
     }
 
     @Test func binaryAndXMLPropertyListsAreWhatTheySay() async throws {

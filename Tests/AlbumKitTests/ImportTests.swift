@@ -33,10 +33,10 @@ import Testing
         let library = try await makeLibrary(folder)
         let summary = try await importing([plain, wrapped], into: library)
         #expect(summary.added == 4)
-        #expect(await library.albums.map(\.title) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Low"])
-        #expect(await library.albums[1].year == "2003")
+        #expect(try await library.albums().map(\.title) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Low"])
+        #expect(try await library.albums()[1].year == "2003")
         try await library.undo()
-        #expect(await library.albums.isEmpty, "one undo takes a whole import back")
+        #expect(try await library.albums().isEmpty, "one undo takes a whole import back")
     }
 
     @Test(arguments: ["xml", "binary"])
@@ -57,7 +57,7 @@ import Testing
         let library = try await makeLibrary(folder)
         let summary = try await importing([file], into: library)
         #expect(summary.added == 2)
-        let albums = await library.albums
+        let albums = try await library.albums()
         #expect(albums.map(\.title) == ["Homogenic", "Kid A"])
         #expect(albums[0].artist == "Björk" && albums[0].year == "1997")
         #expect(albums[1].id == "kid-a")
@@ -77,7 +77,7 @@ import Testing
              {"title": "Heroes", "artist": "David Bowie", "year": 1977}]
             """#.utf8).write(to: file)
         let summary = try await importing([file], into: library, policy: policy)
-        let albums = await library.albums
+        let albums = try await library.albums()
         switch policy {
         case .skip:
             #expect((summary.added, summary.skipped) == (1, 2))
@@ -92,7 +92,7 @@ import Testing
             #expect(Set(albums.map(\.id)).count == 5, "kept copies get new ids")
         }
         try await library.undo()
-        #expect(await library.albums.map(\.title) == ["Kid A", "Low"])
+        #expect(try await library.albums().map(\.title) == ["Kid A", "Low"])
     }
 
     @Test func dryRunWritesNothing() async throws {

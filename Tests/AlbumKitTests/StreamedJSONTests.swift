@@ -48,20 +48,24 @@ import Testing
         let storage = FileStorage(file: file, format: JSONFormat(), coversFolder: folder.path("covers"))
         try await storage.create()
         let albums = CompatFixtures.unusualAlbums() + CompatFixtures.albums(count: 30)
-        let change = LibraryChange(label: "import \"many\"", edits: albums.prefix(5).enumerated().map { .insert($0.element, at: $0.offset) })
         let state = LibraryState(
-            current: albums[3].id, undo: [change, LibraryChange(label: "move", edits: [.move(albums[0].id, from: 0, to: 2)])],
-            redo: [LibraryChange(label: "update", edits: [.update(before: albums[1], after: albums[2])])],
+            current: albums[3].id, undo: [HistoryRef(id: 4, label: "import \"many\""), HistoryRef(id: 7, label: "move")],
+            redo: [HistoryRef(id: 9, label: "update")], nextStep: 12,
             covers: ["https://x.test/a.png": .stored(CoverKey(bytes: Data("a".utf8), fileExtension: "png")), "file:///nope": .failed("not under \"roots\"")])
         let snapshot = LibrarySnapshot(albums: albums, state: state)
-        try await storage.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll) }
+        let steps: [Int64: HistoryStep] = [
+            4: HistoryStep(compacting: LibraryChange(label: "import", edits: albums.prefix(5).enumerated().map { .insert($0.element, at: $0.offset) })),
+            7: HistoryStep(LibraryChange(label: "move", edits: [.move(albums[0].id, from: 0, to: 2)])),
+            9: HistoryStep(LibraryChange(label: "update", edits: [.update(before: albums[1], after: albums[2])])),
+        ]
+        try await storage.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll(steps: steps)) }
 
         #expect(try await storage.load() == snapshot)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let expected: [String: Any] = [
             "albums": try JSONSerialization.jsonObject(with: encoder.encode(albums)),
-            "format": "albumkit-library", "version": 1,
+            "format": "albumkit-library", "version": 2,
             "state": try JSONSerialization.jsonObject(with: encoder.encode(state)),
         ]
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: file))

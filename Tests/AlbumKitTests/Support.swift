@@ -7,12 +7,13 @@ enum FileBackendKind: String, CaseIterable, Sendable, CustomStringConvertible {
 
     var description: String { rawValue }
 
-    func make(in folder: URL) -> any StorageBackend {
+    func make(in folder: URL, lockTimeout: Double = 30) -> any StorageBackend {
         let covers = folder.appendingPathComponent("covers")
+        let file = folder.appendingPathComponent(fileName)
         switch self {
-        case .json: return FileStorage(file: folder.appendingPathComponent("library.json"), format: JSONFormat(), coversFolder: covers, lockTimeout: 30)
-        case .plistXML: return FileStorage(file: folder.appendingPathComponent("library.plist"), format: PropertyListFormat(binary: false), coversFolder: covers, lockTimeout: 30)
-        case .plistBinary: return FileStorage(file: folder.appendingPathComponent("library.plist"), format: PropertyListFormat(binary: true), coversFolder: covers, lockTimeout: 30)
+        case .json: return FileStorage(file: file, format: JSONFormat(), coversFolder: covers, lockTimeout: lockTimeout)
+        case .plistXML: return FileStorage(file: file, format: PropertyListFormat(binary: false), coversFolder: covers, lockTimeout: lockTimeout)
+        case .plistBinary: return FileStorage(file: file, format: PropertyListFormat(binary: true), coversFolder: covers, lockTimeout: lockTimeout)
         }
     }
 

@@ -41,12 +41,12 @@ import Testing
                 HTTPCoverFetcher(covers: covers, userAgent: "albumkit/\(AlbumKitVersion.current)"),
             ]
             let service = CoverService(library: library, fetchers: fetchers, covers: covers)
-            for album in await library.albums { service.request(album.id, reference: album.coverUrl!) }
+            for album in try await library.albums() { service.request(album.id, reference: album.coverUrl!) }
             return try await service.finish()
         }
 
-        func state(_ position: Int) async -> CoverState {
-            await library.coverState(of: library.albums[position - 1])
+        func state(_ position: Int) async throws -> CoverState {
+            await library.coverState(of: (try await library.albums())[position - 1])
         }
 
         func remove() { try? FileManager.default.removeItem(at: folder) }
@@ -59,8 +59,8 @@ import Testing
         let summary = try await fixture.fetchAll()
         await server.stop()
         #expect(summary.fetched == 3 && summary.failures.isEmpty, "\(summary.failures)")
-        for position in 1...3 { #expect(await fixture.state(position) == .stored) }
-        let key = try #require(await fixture.library.storedCover(of: fixture.library.albums[1]))
+        for position in 1...3 { #expect(try await fixture.state(position) == .stored) }
+        let key = try #require(await fixture.library.storedCover(of: (try await fixture.library.albums())[1]))
         #expect(key.fileExtension == "jpg")
         #expect(try await fixture.storage.covers.data(for: key) == Data(TestCoverServer.jpeg))
         #expect(server.userAgents == ["albumkit/\(AlbumKitVersion.current)"])
@@ -78,7 +78,7 @@ import Testing
         await server.stop()
         #expect(summary.failures.first?.reason.contains("timed out") == true, "\(summary.failures)")
         #expect(elapsed < .seconds(20), "the 30-second answer must not be waited for")
-        #expect(await fixture.state(1) == .failed)
+        #expect(try await fixture.state(1) == .failed)
     }
 
     @Test func serverErrorIsRetriedButNotFoundIsNot() async throws {
@@ -104,7 +104,7 @@ import Testing
         let summary = try await fixture.fetchAll()
         await server.stop()
         #expect(summary.failures.first?.reason.contains(reason) == true, "\(summary.failures)")
-        #expect(await fixture.state(1) == .failed)
+        #expect(try await fixture.state(1) == .failed)
         #expect(try await fixture.storage.covers.keys().isEmpty, "nothing is stored")
     }
 
@@ -115,7 +115,7 @@ import Testing
         let summary = try await fixture.fetchAll()
         #expect(server.requests(to: "/shared.png") == 1)
         #expect(summary.fetched == 1 && summary.cached == 49)
-        for position in 1...50 { #expect(await fixture.state(position) == .stored) }
+        for position in 1...50 { #expect(try await fixture.state(position) == .stored) }
         let again = try await fixture.fetchAll()
         await server.stop()
         #expect(server.totalRequests == 1, "the cache-hit path makes no request at all")
@@ -136,8 +136,8 @@ import Testing
         defer { fixture.remove() }
         let summary = try await fixture.fetchAll(fileRoots: [roots.appendingPathComponent("inside").path])
         #expect(summary.fetched == 1)
-        #expect(await fixture.state(1) == .stored)
-        for position in 2...4 { #expect(await fixture.state(position) == .failed) }
+        #expect(try await fixture.state(1) == .stored)
+        for position in 2...4 { #expect(try await fixture.state(position) == .failed) }
         #expect(summary.failures.allSatisfy { $0.reason.contains("covers.fileRoots") }, "\(summary.failures)")
     }
 

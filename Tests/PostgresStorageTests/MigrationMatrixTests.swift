@@ -71,7 +71,7 @@ import Testing
         try await library.remove([.position(3)])
         try await library.select(.position(4))
         try await library.undo()
-        return await library.snapshot
+        return try await library.snapshot()
     }
 
     private static func expectSame(_ storage: any StorageBackend, _ expected: LibrarySnapshot) async throws {

@@ -144,7 +144,7 @@ public final class CoverService: Sendable {
     /// else the first fetcher that handles it.
     private func resolve(_ reference: String) async -> Outcome {
         let store = library.storage.covers
-        if let key = await library.snapshot.state.covers[reference]?.key ?? CoverKey(fileName: reference),
+        if let key = await library.memento.covers[reference]?.key ?? CoverKey(fileName: reference),
             (try? await store.contains(key)) == true
         {
             return Outcome(resolution: .stored(key), fetchedBytes: nil)

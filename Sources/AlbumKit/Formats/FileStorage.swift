@@ -1,8 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A library kept in one file of ``Format`` (JSON or property list), with its covers in a
-/// `covers/` folder beside it. Every save rewrites the file atomically; a lock file
-/// (`<file>.lock`) keeps a second writer waiting instead of overwriting.
+/// `covers/` folder and its history steps in a journal folder beside it. Every save rewrites
+/// the file atomically; a lock file (`<file>.lock`) keeps a second writer waiting instead of
+/// overwriting. What this process last read or wrote is kept while the file is unchanged
+/// (same inode, size and modification time), so a change to a large library does not decode
+/// the whole file again.
 public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
     /// The library file.
     public let file: URL
@@ -11,6 +15,8 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
     /// How long a writer waits for another to finish.
     public let lockTimeout: Double
     public let covers: any CoverStore
+    let journal: HistoryJournal<Format>
+    private let cache = FileSnapshotCache()
 
     /// A library in `file`, with covers in `coversFolder`.
     public init(file: URL, format: Format, coversFolder: URL, lockTimeout: Double = 30) {
@@ -18,6 +24,7 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         self.format = format
         self.lockTimeout = lockTimeout
         self.covers = DirectoryCoverStore(folder: coversFolder)
+        self.journal = HistoryJournal(beside: file, format: format)
     }
 
     public var location: String { file.path }
@@ -31,29 +38,15 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         guard !FileManager.default.fileExists(atPath: file.path) else {
             throw AlbumKitError(.libraryState, "a library already exists at \(file.path); it was left as it is")
         }
+        journal.prune(keeping: [])
         try write(LibrarySnapshot())
     }
 
-    public func load() async throws -> LibrarySnapshot {
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            guard FileManager.default.fileExists(atPath: file.path) else {
-                throw AlbumKitError(.libraryState, "no library at \(file.path): run 'albumkit init' first")
-            }
-            throw AlbumKitError(.fileSystem, "\(file.path): cannot read: \(error.localizedDescription)")
-        }
-        let document: LibraryDocument
-        do {
-            document = try format.decode(LibraryDocument.self, from: data)
-        } catch {
-            throw AlbumKitError.unreadable(file.path, "not a readable \(format.name) library (\(error.decodingSummary)); the file was left as it is")
-        }
-        guard document.format == LibraryDocument.formatName, document.version == LibraryDocument.currentVersion else {
-            throw AlbumKitError.unreadable(file.path, "format '\(document.format)' version \(document.version) is not supported; the file was left as it is")
-        }
-        return document.snapshot
+    public func load() async throws -> LibrarySnapshot { try read(taking: false).snapshot }
+
+    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        let document = try read(taking: false)
+        return document.carriedSteps.isEmpty ? try journal.read(ids) : document.carriedSteps.filter { ids.contains($0.key) }
     }
 
     public func beginWrite() async throws -> any StorageWriter {
@@ -63,29 +56,130 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         return FileStorageWriter(storage: self, lock: try await FileLock.acquire(lockPath, timeout: lockTimeout))
     }
 
-    fileprivate func write(_ snapshot: LibrarySnapshot) throws {
+    /// The file as it is now — remembered when unchanged since this process read or wrote it.
+    /// A writer is `taking`: it gets the remembered albums for itself, to change in place.
+    fileprivate func read(taking: Bool) throws -> LoadedLibraryDocument {
+        let identity = FileIdentity(path: file.path)
+        if let identity, let cached = cache.entry(for: identity, taking: taking) { return cached }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw AlbumKitError(.libraryState, "no library at \(file.path): run 'albumkit init' first")
+            }
+            throw AlbumKitError(.fileSystem, "\(file.path): cannot read: \(error.localizedDescription)")
+        }
+        let document: LoadedLibraryDocument
+        do {
+            document = try format.decode(LoadedLibraryDocument.self, from: data)
+        } catch {
+            throw AlbumKitError.unreadable(file.path, "not a readable \(format.name) library (\(error.decodingSummary)); the file was left as it is")
+        }
+        if let identity, !taking { cache.remember(document, as: identity) }
+        return document
+    }
+
+    /// Saves `snapshot`: the new steps first, then the file, then the steps it no longer names
+    /// go (a version 1 file's carried steps move into the journal now).
+    fileprivate func save(_ snapshot: LibrarySnapshot, change: StoredChange, carried: [Int64: HistoryStep]) throws {
+        let named = Set(snapshot.state.stepIDs)
+        var added = change.addedSteps
+        for (id, step) in carried where named.contains(id) && added[id] == nil { added[id] = step }
+        try journal.write(added)
+        try write(snapshot)
+        journal.prune(keeping: named)
+    }
+
+    private func write(_ snapshot: LibrarySnapshot) throws {
         let document = LibraryDocument(snapshot)
         // JSON is written piece by piece: no whole-library tree in memory.
         let data = format is JSONFormat ? try document.streamedJSON() : try format.encode(document)
         try AtomicFile.write(data, to: file)
+        if let identity = FileIdentity(path: file.path) {
+            cache.remember(LoadedLibraryDocument(snapshot: snapshot), as: identity)
+        }
     }
 
     private var lockPath: String { file.path + ".lock" }
 }
 
 /// The writer session of a ``FileStorage``: holds the lock, rewrites the whole file on save.
-private final class FileStorageWriter<Format: LibraryFileFormat>: StorageWriter {
+private final class FileStorageWriter<Format: LibraryFileFormat>: StorageWriter, @unchecked Sendable {
     let storage: FileStorage<Format>
     let lock: FileLock
+    /// The steps a version 1 file carried, until the first save moves them to the journal.
+    private var carried: [Int64: HistoryStep] = [:]
 
     init(storage: FileStorage<Format>, lock: FileLock) {
         self.storage = storage
         self.lock = lock
     }
 
-    func load() async throws -> LibrarySnapshot { try await storage.load() }
-    func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws { try storage.write(snapshot) }
+    func load() async throws -> LibrarySnapshot {
+        let document = try storage.read(taking: true)
+        carried = document.carriedSteps
+        return document.snapshot
+    }
+
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        carried.isEmpty ? try storage.journal.read(ids) : carried.filter { ids.contains($0.key) }
+    }
+
+    func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws {
+        try storage.save(snapshot, change: change, carried: change.albums == .replaced ? [:] : carried)
+        carried = [:]
+    }
+
     func finish() async { lock.release() }
+}
+
+/// Which version of a file is on disk: device, inode, size and modification time. An atomic
+/// save makes a new file, so a changed identity means what was read of it is stale.
+public struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: Int64
+
+    /// The identity of the file at `path`, or nil when there is none.
+    public init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// The identity of the open file `descriptor`, or nil when it cannot be read.
+    public init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    private init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+    }
+}
+
+/// The library file as this process last read or wrote it, by the file's identity.
+final class FileSnapshotCache: Sendable {
+    private let stored = Mutex<(identity: FileIdentity, document: LoadedLibraryDocument)?>(nil)
+
+    /// The remembered document when the file is still `identity`; a taker gets it for itself
+    /// (the cache forgets it, so the albums are changed in place, not copied).
+    func entry(for identity: FileIdentity, taking: Bool) -> LoadedLibraryDocument? {
+        stored.withLock { stored in
+            guard let entry = stored, entry.identity == identity else { return nil }
+            if taking { stored = nil }
+            return entry.document
+        }
+    }
+
+    /// Remembers `document` as the file at `identity`.
+    func remember(_ document: LoadedLibraryDocument, as identity: FileIdentity) { stored.withLock { $0 = (identity, document) } }
 }
 
 extension StorageBackendFactory {

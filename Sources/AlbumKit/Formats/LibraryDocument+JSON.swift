@@ -1,29 +1,19 @@
 import Foundation
 
 extension LibraryDocument {
-    /// The document as JSON, written piece by piece — each album and each edit encoded on
-    /// its own — so saving a large library never builds one tree of all of it in memory.
-    /// The same keys, sorted, and the same values `JSONEncoder` would write for the whole
-    /// document (a test holds the two to it).
+    /// The document as JSON, written piece by piece — each album encoded on its own — so
+    /// saving a large library never builds one tree of all of it in memory. The same keys,
+    /// sorted, and the same values `JSONEncoder` would write for the whole document (a test
+    /// holds the two to it).
     func streamedJSON() throws -> Data {
         var writer = JSONPieceWriter(capacity: albums.count * 256)
         writer.raw(#"{"albums":"#)
         try writer.list(albums) { try $0.value($1) }
         writer.raw(#","format":"#)
-        try writer.value(format)
-        writer.raw(#","state":{"#)
-        if !state.covers.isEmpty {
-            writer.raw(#""covers":"#)
-            try writer.value(state.covers)
-            writer.raw(",")
-        }
-        writer.raw(#""current":"#)
-        try writer.value(state.current)
-        writer.raw(#","redo":"#)
-        try writer.list(state.redo) { try $0.change($1) }
-        writer.raw(#","undo":"#)
-        try writer.list(state.undo) { try $0.change($1) }
-        writer.raw(#","version":\#(LibraryState.version)},"version":\#(version)}"#)
+        try writer.value(Self.formatName)
+        writer.raw(#","state":"#)
+        try writer.value(state)
+        writer.raw(#","version":\#(Self.currentVersion)}"#)
         return writer.data
     }
 }
@@ -53,14 +43,5 @@ private struct JSONPieceWriter {
             try write(&self, item)
         }
         raw("]")
-    }
-
-    /// A change as `LibraryChange` encodes it, its edits one by one.
-    mutating func change(_ change: LibraryChange) throws {
-        raw(#"{"edits":"#)
-        try list(change.edits) { try $0.value($1) }
-        raw(#","label":"#)
-        try value(change.label)
-        raw("}")
     }
 }

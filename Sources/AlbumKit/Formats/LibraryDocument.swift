@@ -1,20 +1,61 @@
-/// The file a file-storage library is: `{"format":"albumkit-library","version":1,
-/// "albums":[…],"state":{…}}` in JSON or the same keys in a property list.
-struct LibraryDocument: Codable {
+/// The file a file-storage library is: `{"format":"albumkit-library","version":2,
+/// "albums":[…],"state":{…memento…}}` in JSON or the same keys in a property list. The history
+/// steps the memento names are stored in a journal beside it (``HistoryJournal``).
+///
+/// Version 1 (albumkit 0.1) kept the whole history inside `state` (its `undo` and `redo` lists
+/// of changes, as a bundle's `state.json` does): such a file still loads, its steps read from
+/// it, and its first save writes version 2 with the steps moved into the journal.
+struct LibraryDocument: Encodable {
     static let formatName = "albumkit-library"
-    static let currentVersion = 1
+    static let currentVersion = 2
 
-    var format: String
-    var version: Int
     var albums: [Album]
     var state: LibraryState
 
     init(_ snapshot: LibrarySnapshot) {
-        format = Self.formatName
-        version = Self.currentVersion
         albums = snapshot.albums
         state = snapshot.state
     }
 
-    var snapshot: LibrarySnapshot { LibrarySnapshot(albums: albums, state: state) }
+    private enum CodingKeys: String, CodingKey { case format, version, albums, state }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(albums, forKey: .albums)
+        try container.encode(Self.formatName, forKey: .format)
+        try container.encode(state, forKey: .state)
+        try container.encode(Self.currentVersion, forKey: .version)
+    }
+}
+
+/// A library file as read: its albums and memento, and — for a version 1 file — the history
+/// steps it carried inside.
+struct LoadedLibraryDocument: Decodable, Sendable {
+    var snapshot: LibrarySnapshot
+    /// The steps of a version 1 file, by the ids its memento now gives them; empty for version 2.
+    var carriedSteps: [Int64: HistoryStep] = [:]
+
+    /// A document of `snapshot` (as written).
+    init(snapshot: LibrarySnapshot) { self.snapshot = snapshot }
+
+    private enum CodingKeys: String, CodingKey { case format, version, albums, state }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let format = try container.decode(String.self, forKey: .format)
+        let version = try container.decode(Int.self, forKey: .version)
+        guard format == LibraryDocument.formatName, (1...LibraryDocument.currentVersion).contains(version) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container,
+                debugDescription: "format '\(format)' version \(version) is not supported (this albumkit reads \(LibraryDocument.formatName) 1 to \(LibraryDocument.currentVersion))")
+        }
+        let albums = try container.decode([Album].self, forKey: .albums)
+        if version == 1 {
+            let (state, steps) = try container.decode(StateFile.self, forKey: .state).memento()
+            snapshot = LibrarySnapshot(albums: albums, state: state)
+            carriedSteps = steps
+        } else {
+            snapshot = LibrarySnapshot(albums: albums, state: try container.decode(LibraryState.self, forKey: .state))
+        }
+    }
 }

@@ -23,23 +23,20 @@ extension Library {
     /// How `album`'s cover stands: stored with the library, missing (not fetched yet, or
     /// gone from the store), failed (the last fetch failed), or none.
     public func coverState(of album: Album) async -> CoverState {
-        guard let reference = album.coverUrl else { return .none }
-        let resolution = snapshot.state.covers[reference]
-        guard let key = resolution?.key ?? CoverKey(fileName: reference) else {
-            return resolution?.failure == nil ? .missing : .failed
-        }
+        let (state, key) = CoverState.judged(album, resolutions: memento.covers)
+        guard let key else { return state }
         return (try? await storage.covers.contains(key)) == true ? .stored : .missing
     }
 
     /// Why the last fetch of `album`'s cover failed, if it did.
     public func coverFailure(of album: Album) -> String? {
-        album.coverUrl.flatMap { snapshot.state.covers[$0]?.failure }
+        album.coverUrl.flatMap { memento.covers[$0]?.failure }
     }
 
     /// The stored cover of `album`, if its bytes are in the store.
     public func storedCover(of album: Album) async -> CoverKey? {
         guard let reference = album.coverUrl,
-            let key = snapshot.state.covers[reference]?.key ?? CoverKey(fileName: reference),
+            let key = memento.covers[reference]?.key ?? CoverKey(fileName: reference),
             (try? await storage.covers.contains(key)) == true
         else { return nil }
         return key
@@ -54,23 +51,15 @@ extension Library {
     /// Every stored cover's key.
     public func storedCoverKeys() async throws -> [CoverKey] { try await storage.covers.keys() }
 
-    /// Records what fetching gave for each reference, in the memento (not a step of history).
-    public func recordCovers(_ resolutions: [String: CoverResolution]) async throws {
-        try await write { snapshot in
-            snapshot.state.covers.merge(resolutions) { _, new in new }
-            return ((), .stateOnly, [])
-        }
-    }
-
     /// Fetches the covers of `albums` (default: every album whose cover is not stored;
     /// `all`: every album with a cover reference, stored ones are not fetched again) through
     /// `covers.fetchers`; each result is recorded as it lands. Returns what happened.
-    public func fetchCovers(of albums: [AlbumReference]? = nil, all: Bool = false) async throws -> CoverFetchSummary {
+    public func fetchCovers(of references: [AlbumReference]? = nil, all: Bool = false) async throws -> CoverFetchSummary {
         var chosen: [Album] = []
-        if let albums {
-            for reference in albums { chosen.append(try album(reference).album) }
+        if let references {
+            for reference in references { chosen.append(try await album(reference).album) }
         } else {
-            for album in snapshot.albums where album.coverUrl != nil {
+            for album in try await albums() where album.coverUrl != nil {
                 let state = await coverState(of: album)
                 if all || state != .stored { chosen.append(album) }
             }
@@ -106,15 +95,14 @@ extension Library {
     /// nor in its undo/redo history, so an undo never brings back an album without its cover.
     /// Returns how many covers were removed and the bytes freed.
     public func pruneCovers() async throws -> (removed: Int, bytes: Int) {
-        let keep = try await write { snapshot in
-            var references = Set(snapshot.albums.compactMap(\.coverUrl))
-            for change in snapshot.state.undo + snapshot.state.redo {
-                for edit in change.edits { references.formUnion(Self.albums(in: edit).compactMap(\.coverUrl)) }
+        let keep = try await change { albums, plan in
+            var references = Set(try await albums.albums(in: 0..<(try await albums.count())).compactMap(\.coverUrl))
+            for step in try await plan.writer.steps(plan.state.stepIDs).values {
+                for edit in step.edits { references.formUnion(Self.albums(in: edit).compactMap(\.coverUrl)) }
             }
-            let before = snapshot.state.covers
-            snapshot.state.covers = before.filter { references.contains($0.key) }
-            let keys = Set(references.compactMap(CoverKey.init(fileName:)) + snapshot.state.covers.values.compactMap(\.key))
-            return (keys, before == snapshot.state.covers ? nil : .stateOnly, [])
+            let kept = plan.state.covers.filter { references.contains($0.key) }
+            if kept != plan.state.covers { plan.replaceCovers(with: kept) }
+            return Set(references.compactMap(CoverKey.init(fileName:)) + kept.values.compactMap(\.key))
         }
         var removed = 0
         var bytes = 0

@@ -26,11 +26,17 @@ extension Library {
         if !replacing, FileManager.default.fileExists(atPath: destination.path) {
             throw AlbumKitError(.fileSystem, "\(destination.path) already exists; add --force to replace it")
         }
-        let snapshot = self.snapshot
+        let snapshot = try await self.snapshot()
         hub.publish(.exportStarted(path: destination.path, albums: snapshot.albums.count))
-        let bytes = try await exporter.export(ExportContents(snapshot: snapshot, covers: storage.covers), to: destination, hub: hub)
+        let bytes = try await exporter.export(contents(of: snapshot), to: destination, hub: hub)
         hub.publish(.exportFinished(path: destination.path, albums: snapshot.albums.count, bytesWritten: bytes))
         return ExportReport(albums: snapshot.albums.count, bytes: bytes, exporter: exporter.name)
+    }
+
+    /// `snapshot` with this library's covers and history steps, for an exporter.
+    func contents(of snapshot: LibrarySnapshot) -> ExportContents {
+        let storage = storage
+        return ExportContents(snapshot: snapshot, covers: storage.covers, steps: { try await storage.steps($0) })
     }
 
     /// Saves `contents` as a new bundle in `backups/` inside the library folder (restore

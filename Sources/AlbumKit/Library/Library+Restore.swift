@@ -23,30 +23,30 @@ extension Library {
     public func restore(from input: URL, force: Bool = false) async throws -> RestoreReport {
         hub.publish(.restoreStarted(input: input.path))
         do {
-            let current = snapshot
+            let current = try await snapshot()
             if !current.albums.isEmpty && !force {
                 throw AlbumKitError(.libraryState, "the library at \(location) holds \(current.albums.count) albums; restoring \(input.path) would replace them: add --force (the library is saved to backups/ first)")
             }
             var staging: CoverStaging? = CoverStaging(parent: configuration.libraryDirectory, store: storage.covers)
             defer { staging?.discard() }
-            let contents = try await InputReader(registry: registry, configuration: configuration, hub: hub).read([input], staging: &staging)
-            let replacement = try Self.snapshot(of: contents, input: input)
-            var warnings = contents.warnings
+            let read = try await InputReader(registry: registry, configuration: configuration, hub: hub).read([input], staging: &staging)
+            let (replacement, steps) = try Self.snapshot(of: read, input: input)
+            var warnings = read.warnings
             for album in replacement.albums {
-                guard let reference = album.coverUrl, reference.hasPrefix("covers/"), contents.covers[reference] == nil else { continue }
+                guard let reference = album.coverUrl, reference.hasPrefix("covers/"), read.covers[reference] == nil else { continue }
                 if let key = CoverKey(fileName: reference), try await storage.covers.contains(key) { continue }
                 warnings.append("\(input.path): album '\(album.title)' names cover \(reference), which the input lacks; its cover is missing")
             }
-            let backup = current.albums.isEmpty ? nil : try await backUp(ExportContents(snapshot: current, covers: storage.covers))
+            let backup = current.albums.isEmpty ? nil : try await backUp(contents(of: current))
             let added = try await staging?.commit() ?? []
             do {
-                try await replaceAll(with: replacement)
+                try await replaceAll(with: replacement, steps: steps)
             } catch {
                 await staging?.rollback(added)
                 throw error
             }
             hub.publish(.restoreFinished(input: input.path, albums: replacement.albums.count, backup: backup?.path))
-            return RestoreReport(albums: replacement.albums.count, covers: contents.coversRead, backup: backup?.path, warnings: warnings)
+            return RestoreReport(albums: replacement.albums.count, covers: read.coversRead, backup: backup?.path, warnings: warnings)
         } catch {
             hub.publish(.restoreFailed(input: input.path, reason: String(describing: error)))
             throw error
@@ -55,7 +55,7 @@ extension Library {
 
     /// The library the input describes: its albums in order, each valid, ids unique, and its
     /// memento without a current album that is not among them.
-    private static func snapshot(of contents: InputReader.Contents, input: URL) throws -> LibrarySnapshot {
+    private static func snapshot(of contents: InputReader.Contents, input: URL) throws -> (LibrarySnapshot, [Int64: HistoryStep]) {
         var ids = Set<AlbumID>()
         var albums: [Album] = []
         albums.reserveCapacity(contents.items.count)
@@ -66,8 +66,8 @@ extension Library {
             }
             albums.append(album)
         }
-        var state = contents.state ?? LibraryState()
+        var (state, steps) = (contents.state ?? StateFile()).memento()
         if let current = state.current, !ids.contains(current) { state.current = nil }
-        return LibrarySnapshot(albums: albums, state: state)
+        return (LibrarySnapshot(albums: albums, state: state), steps)
     }
 }

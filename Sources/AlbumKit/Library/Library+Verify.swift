@@ -20,10 +20,14 @@ extension Library {
     /// cover hashing to its name, a current album that is in the library; notes stored covers
     /// that no album, history step or memento entry links.
     public func verify() async throws -> VerificationReport {
-        let snapshot = self.snapshot
+        let snapshot = try await self.snapshot()
         let covers = storage.covers
+        let steps = try await storage.steps(snapshot.state.stepIDs)
         var report = VerificationReport(problems: try await LibraryVerifier.problems(in: snapshot, covers: covers, location: location))
-        report.notes = LibraryVerifier.unlinkedCovers(in: snapshot, stored: try await covers.keys())
+        for ref in snapshot.state.undo + snapshot.state.redo where steps[ref.id] == nil {
+            report.problems.append("\(location): history step \(ref.id) ('\(ref.label)') is named but not stored")
+        }
+        report.notes = LibraryVerifier.unlinkedCovers(in: snapshot, steps: Array(steps.values), stored: try await covers.keys())
         return report
     }
 

@@ -4,11 +4,16 @@ import Foundation
 /// every workflow — import, export, restore, verify, migrate, covers — so a program linking
 /// AlbumKit can do whatever the `albumkit` command does, with the same calls.
 ///
-/// Every change runs under the storage's writer lock against the library as it is on disk at
-/// that moment (so concurrent processes never lose each other's changes), is recorded in the
+/// Every change runs under the storage's writer lock against the library as it is at that
+/// moment (so concurrent processes never lose each other's changes), is recorded in the
 /// history as one step with its inverse, is saved with the memento, and is announced on the
 /// hub. A reader sees the library before or after a change, never in between; a save that
-/// fails leaves memory and disk as they were. No singletons: callers build one and pass it down.
+/// fails leaves memory and disk as they were.
+///
+/// A backend that loads whole (a file) is held in memory and changed in place; one that reads
+/// by points (a database) is asked only what a command touches, so `show 5` or `add` on
+/// 100 000 albums reads a few rows. History steps are read only by `undo` and `redo`.
+/// No singletons: callers build one and pass it down.
 public actor Library {
     /// Where the library lives. Only the core reaches it: callers go through the facade.
     nonisolated let storage: any StorageBackend
@@ -20,23 +25,28 @@ public actor Library {
     public nonisolated let registry: AdapterRegistry
     /// How many steps of history are kept.
     public nonisolated let historyLimit: Int
-    /// The library as last loaded or saved by this process.
-    public private(set) var snapshot: LibrarySnapshot
+    /// The memento as last loaded or saved by this process.
+    public private(set) var memento: LibraryState
+    /// Every album, when held in memory (always for a backend that loads whole; never kept
+    /// for one that reads by points, which is asked each time).
+    private var held: [Album]?
 
     private init(
         storage: any StorageBackend, hub: NotificationHub, configuration: Configuration, registry: AdapterRegistry,
-        historyLimit: Int, snapshot: LibrarySnapshot
+        historyLimit: Int, memento: LibraryState, held: [Album]?
     ) {
         self.storage = storage
         self.hub = hub
         self.configuration = configuration
         self.registry = registry
         self.historyLimit = historyLimit
-        self.snapshot = snapshot
+        self.memento = memento
+        self.held = held
     }
 
     /// Opens the library `configuration` selects, with the backend `registry` makes for it.
-    /// An absent library is an error that says to run `init`.
+    /// An absent library is an error that says to run `init` (or names the backend whose
+    /// library is there instead).
     public static func open(
         _ configuration: Configuration, registry: AdapterRegistry, hub: NotificationHub,
         historyLimit: Int = LibraryState.defaultHistoryLimit
@@ -58,56 +68,98 @@ public actor Library {
         _ storage: any StorageBackend, hub: NotificationHub, configuration: Configuration? = nil,
         registry: AdapterRegistry = .builtIn, historyLimit: Int = LibraryState.defaultHistoryLimit
     ) async throws -> Library {
-        var snapshot = try await storage.load()
-        if let current = snapshot.state.current, snapshot.index(of: current) == nil { snapshot.state.current = nil }
-        hub.publish(.stateRestored(current: snapshot.state.current, undoSteps: snapshot.state.undo.count, redoSteps: snapshot.state.redo.count))
+        var memento: LibraryState
+        var held: [Album]?
+        if let reads = storage.pointReads {
+            memento = try await reads.state()
+            if let current = memento.current, try await reads.index(of: current) == nil { memento.current = nil }
+        } else {
+            let snapshot = try await storage.load()
+            memento = snapshot.state
+            held = snapshot.albums
+            if let current = memento.current, snapshot.index(of: current) == nil { memento.current = nil }
+        }
+        hub.publish(.stateRestored(current: memento.current, undoSteps: memento.undo.count, redoSteps: memento.redo.count))
         return Library(
             storage: storage, hub: hub, configuration: configuration ?? .beside(storage), registry: registry,
-            historyLimit: historyLimit, snapshot: snapshot)
+            historyLimit: historyLimit, memento: memento, held: held)
     }
 
     /// Where the library lives, for messages ("/home/me/.local/share/albumkit/library.json").
     public nonisolated var location: String { storage.location }
 
+    // MARK: - Reads
+
     /// The albums in order.
-    public var albums: [Album] { snapshot.albums }
+    public func albums() async throws -> [Album] {
+        if let held { return held }
+        let snapshot = try await storage.load()
+        memento = snapshot.state
+        return snapshot.albums
+    }
+
+    /// The albums at `range` of positions (0-based; clamped to the library).
+    public func albums(in range: Range<Int>) async throws -> [Album] { try await view().albums(in: range) }
+
+    /// How many albums the library holds.
+    public func count() async throws -> Int { try await view().count() }
+
+    /// The whole library: albums and memento.
+    public func snapshot() async throws -> LibrarySnapshot {
+        let albums = try await albums()
+        return LibrarySnapshot(albums: albums, state: memento)
+    }
 
     /// The current album, if any.
-    public var currentAlbum: Album? { snapshot.state.current.flatMap { id in snapshot.albums.first { $0.id == id } } }
+    public func currentAlbum() async throws -> Album? {
+        guard let current = memento.current, let index = try await view().index(of: current) else { return nil }
+        return try await view().album(at: index)
+    }
 
     /// How many steps `undo` and `redo` can walk.
-    public var historyDepth: (undo: Int, redo: Int) { (snapshot.state.undo.count, snapshot.state.redo.count) }
+    public var historyDepth: (undo: Int, redo: Int) { (memento.undo.count, memento.redo.count) }
 
     /// The album `reference` names, with its 1-based position.
-    public func album(_ reference: AlbumReference) throws -> (album: Album, position: Int) {
-        let index = try reference.index(in: snapshot)
-        return (snapshot.albums[index], index + 1)
+    public func album(_ reference: AlbumReference) async throws -> (album: Album, position: Int) {
+        let (index, album) = try await view().resolve(try await pinned(reference))
+        return (album, index + 1)
     }
+
+    /// The albums as readers see them now.
+    private func view() -> any AlbumsView {
+        if let held { return AlbumsInMemory(albums: held) }
+        return AlbumsByPointReads(reads: storage.pointReads!)
+    }
+
+    // MARK: - Changes
 
     /// Adds an album at `position` (1-based; default: at the end) and returns it with its id.
     @discardableResult
     public func add(_ record: AlbumRecord, at position: Int? = nil) async throws -> Album {
         let album = try record.validated(newID: .generate(), label: "'\(record.title)'")
-        try await commit(label: "add '\(album.title)'") { snapshot in
-            let index = (position ?? snapshot.albums.count + 1) - 1
-            guard (0...snapshot.albums.count).contains(index) else {
-                throw AlbumKitError(.noSuchAlbum, "cannot add at position \(index + 1): positions run from 1 to \(snapshot.albums.count + 1)")
+        return try await change { albums, plan in
+            let count = try await albums.count()
+            let index = (position ?? count + 1) - 1
+            guard (0...count).contains(index) else {
+                throw AlbumKitError(.noSuchAlbum, "cannot add at position \(index + 1): positions run from 1 to \(count + 1)")
             }
-            guard snapshot.index(of: album.id) == nil else {
+            guard try await albums.index(of: album.id) == nil else {
                 throw AlbumKitError(.invalidAlbum, "album '\(album.title)': the id '\(album.id)' is already used")
             }
-            return ([.insert(album, at: index)], ())
+            plan.record("add '\(album.title)'", [.insert(album, at: index)])
+            return album
         }
-        return album
     }
 
     /// Changes the fields `patch` names; returns the album as it is now.
     @discardableResult
     public func update(_ reference: AlbumReference, _ patch: AlbumPatch) async throws -> Album {
-        try await commit(label: "update \(reference)") { snapshot in
-            let before = snapshot.albums[try reference.index(in: snapshot)]
+        let reference = try await pinned(reference)
+        return try await change { albums, plan in
+            let (_, before) = try await albums.resolve(reference)
             let after = try patch.applied(to: before)
-            return (after == before ? [] : [.update(before: before, after: after)], after)
+            if after != before { plan.record("update '\(before.title)'", [.update(before: before, after: after)]) }
+            return after
         }
     }
 
@@ -115,32 +167,43 @@ public actor Library {
     /// change), as one step of history. Returns them in library order.
     @discardableResult
     public func remove(_ references: [AlbumReference]) async throws -> [Album] {
-        try await commit(label: "remove") { snapshot in
-            var indexes = Set<Int>()
-            for reference in references { indexes.insert(try reference.index(in: snapshot)) }
-            let descending = indexes.sorted(by: >)
-            return (descending.map { .remove(snapshot.albums[$0], at: $0) }, descending.reversed().map { snapshot.albums[$0] })
+        var pinnedReferences: [AlbumReference] = []
+        for reference in references { pinnedReferences.append(try await pinned(reference)) }
+        let references = pinnedReferences
+        return try await change { albums, plan in
+            var found: [Int: Album] = [:]
+            for reference in references {
+                let (index, album) = try await albums.resolve(reference)
+                found[index] = album
+            }
+            let descending = found.keys.sorted(by: >)
+            let label = found.count == 1 ? "remove '\(found.values.first!.title)'" : "remove \(found.count) albums"
+            plan.record(label, descending.map { .remove(found[$0]!, at: $0) })
+            return descending.reversed().map { found[$0]! }
         }
     }
 
     /// Moves an album to `position` (1-based).
     public func move(_ reference: AlbumReference, to position: Int) async throws {
-        try await commit(label: "move \(reference) to \(position)") { snapshot in
-            let from = try reference.index(in: snapshot)
-            guard position >= 1, position <= snapshot.albums.count else {
-                throw AlbumKitError.noSuchAlbum("position \(position)", count: snapshot.albums.count)
+        let reference = try await pinned(reference)
+        try await change { albums, plan in
+            let (from, album) = try await albums.resolve(reference)
+            let count = try await albums.count()
+            guard position >= 1, position <= count else { throw AlbumKitError.noSuchAlbum("position \(position)", count: count) }
+            if from != position - 1 {
+                plan.record("move '\(album.title)' from \(from + 1) to \(position)", [.move(album.id, from: from, to: position - 1)])
             }
-            return (from == position - 1 ? [] : [.move(snapshot.albums[from].id, from: from, to: position - 1)], ())
         }
     }
 
     /// Makes the album `reference` names current. Not a step of history.
     @discardableResult
     public func select(_ reference: AlbumReference) async throws -> Album {
-        try await write { snapshot in
-            let album = snapshot.albums[try reference.index(in: snapshot)]
-            snapshot.state.current = album.id
-            return (album, .stateOnly, [])
+        let reference = try await pinned(reference)
+        return try await change { albums, plan in
+            let (_, album) = try await albums.resolve(reference)
+            plan.current = .some(album.id)
+            return album
         }
     }
 
@@ -156,8 +219,8 @@ public actor Library {
         try await walkHistory(forward: true)
     }
 
-    /// Applies the edits `makeEdits` derives from the library as it is under the lock, as
-    /// one step of history labelled `label`; returns what `makeEdits` returned beside them.
+    /// Applies the edits `makeEdits` derives from the whole library as it is under the lock,
+    /// as one step of history labelled `label`; returns what `makeEdits` returned beside them.
     /// No edits: nothing is saved or recorded. The door import and other pipelines use.
     public func commit<Result: Sendable>(
         label: String, _ makeEdits: (LibrarySnapshot) throws -> ([LibraryEdit], Result)
@@ -173,89 +236,131 @@ public actor Library {
     func commit<Result: Sendable>(
         label: String, _ makeEdits: (LibrarySnapshot) throws -> ([LibraryEdit], [String: CoverResolution], Result)
     ) async throws -> Result {
-        try await write { snapshot in
-            let (edits, resolutions, result) = try makeEdits(snapshot)
-            guard !edits.isEmpty else { return (result, nil, []) }
-            let change = LibraryChange(label: label, edits: edits)
-            try snapshot.apply(change)
-            snapshot.state.covers.merge(resolutions) { _, new in new }
-            snapshot.state.record(change, limit: historyLimit)
-            return (result, .edits(edits), Self.events(for: edits) + Self.coverRequests(for: edits, state: snapshot.state))
+        try await change { albums, plan in
+            let whole = LibrarySnapshot(albums: try await albums.albums(in: 0..<(try await albums.count())), state: plan.state)
+            let (edits, resolutions, result) = try makeEdits(whole)
+            if !edits.isEmpty {
+                plan.record(label, edits)
+                plan.covers = resolutions
+            }
+            return result
         }
     }
 
-    /// Replaces albums and state with `replacement` (restore, init). Not a step of history.
-    /// Readers see the old library until the new one is saved.
-    func replaceAll(with replacement: LibrarySnapshot) async throws {
+    /// Records what fetching gave for each reference, in the memento (not a step of history).
+    public func recordCovers(_ resolutions: [String: CoverResolution]) async throws {
+        try await change { _, plan in plan.covers = resolutions }
+    }
+
+    /// Replaces albums, memento and history with `replacement` and `steps` (restore, init,
+    /// migrate). Not a step of history. Readers see the old library until the new one is saved.
+    func replaceAll(with replacement: LibrarySnapshot, steps: [Int64: HistoryStep] = [:]) async throws {
         let writer = try await storage.beginWrite()
         do {
-            _ = try await writer.load()
-            try await writer.save(replacement, change: .replaceAll)
+            if writer.pointReads == nil { _ = try await writer.load() }
+            try await writer.save(replacement, change: .replaceAll(steps: steps))
         } catch {
             await writer.finish()
             throw error
         }
         await writer.finish()
-        snapshot = replacement
+        memento = replacement.state
+        held = storage.pointReads == nil ? replacement.albums : nil
         let state = replacement.state
         hub.publish(.stateRestored(current: state.current, undoSteps: state.undo.count, redoSteps: state.redo.count))
         hub.publish(.saved(location: storage.location, albumCount: replacement.albums.count))
     }
 
     private func walkHistory(forward: Bool) async throws -> LibraryChange {
-        try await write { snapshot in
-            guard let change = forward ? snapshot.state.redo.last : snapshot.state.undo.last else {
+        try await change { albums, plan in
+            guard let ref = forward ? plan.state.redo.last : plan.state.undo.last else {
                 throw AlbumKitError(.historyEmpty, forward ? "nothing to redo" : "nothing to undo")
             }
-            let applied = forward ? change : change.inverse
-            try snapshot.apply(applied)
-            if forward {
-                snapshot.state.redo.removeLast()
-                snapshot.state.undo.append(change)
-            } else {
-                snapshot.state.undo.removeLast()
-                snapshot.state.redo.append(change)
+            guard let step = try await plan.writer.steps([ref.id])[ref.id] else {
+                throw AlbumKitError(.libraryState, "\(storage.location): history step \(ref.id) ('\(ref.label)') is not stored; the history cannot be walked")
             }
-            return (change, .edits(applied.edits), Self.events(for: applied.edits) + Self.coverRequests(for: applied.edits, state: snapshot.state))
+            let change: LibraryChange
+            if let range = step.appendedRange {
+                change = try step.change(reading: PositionedAlbums(start: range.lowerBound, albums: try await albums.albums(in: range)))
+            } else {
+                change = try step.change(reading: [Album]())
+            }
+            plan.walk(ref, change: change, forward: forward)
+            return change
         }
     }
 
-    /// Loads under the writer lock, lets `body` change the snapshot in place, saves what it
-    /// says changed (nil: nothing), then publishes its events and `library.saved`.
-    ///
-    /// Nothing suspends between taking the loaded library and the end of `body`, so the change
-    /// is made in place (a database backend hands over its cached albums: no copy of 100 000
-    /// albums per change) and readers never see a partial change. `body` must leave the
-    /// snapshot as it was when it throws. When the save fails, the edits are taken back and the
-    /// memento restored, so memory matches the disk again.
-    func write<Result>(
-        _ body: (inout LibrarySnapshot) throws -> (Result, StoredChange?, [LibraryEvent])
-    ) async throws -> Result {
+    /// Plans a change against the library as it is under the writer lock, then applies and
+    /// saves it. A library held in memory is changed in place: nothing suspends between taking
+    /// the loaded albums and the end of the edits, so readers never see a partial change and a
+    /// backend's cached albums are never copied. When the save fails, the edits are taken back
+    /// and the memento restored, so memory matches the disk again. Publishes the change's
+    /// events and `library.saved`.
+    func change<Result>(_ planning: (any AlbumsView, inout ChangePlan) async throws -> Result) async throws -> Result {
         let writer = try await storage.beginWrite()
-        let outcome: (Result, StoredChange?, [LibraryEvent])
         do {
-            var loaded = try await writer.load()
-            swap(&snapshot, &loaded)
-            loaded = LibrarySnapshot()  // our old copy goes, so `snapshot` alone holds the albums
-            let stateBefore = snapshot.state
-            outcome = try body(&snapshot)
-            if let change = outcome.1 {
-                do {
-                    try await writer.save(snapshot, change: change)
-                } catch {
-                    if case .edits(let edits) = change { snapshot.revert(edits) }
-                    snapshot.state = stateBefore
-                    throw error
-                }
-            }
+            let result = try await change(with: writer, planning)
+            await writer.finish()
+            return result
         } catch {
             await writer.finish()
             throw error
         }
-        await writer.finish()
-        for event in outcome.2 { hub.publish(event) }
-        if outcome.1 != nil { hub.publish(.saved(location: storage.location, albumCount: snapshot.albums.count)) }
-        return outcome.0
+    }
+
+    private func change<Result>(
+        with writer: any StorageWriter, _ planning: (any AlbumsView, inout ChangePlan) async throws -> Result
+    ) async throws -> Result {
+        if let reads = writer.pointReads {
+            var plan = ChangePlan(state: try await reads.state(), writer: writer, historyLimit: historyLimit)
+            let view = AlbumsByPointReads(reads: reads)
+            let result = try await planning(view, &plan)
+            guard let stored = plan.finish() else { return result }
+            var state = plan.newState
+            state.current = try await CurrentAlbum.after(stored.edits, current: state.current, in: view)
+            try await writer.save(LibrarySnapshot(albums: [], state: state, isWhole: false), change: stored)
+            memento = state
+            publish(plan, state: state, count: try await reads.count())
+            return result
+        }
+        var loaded = try await writer.load()
+        held = loaded.albums  // the latest committed library: readers may see it from now on
+        var plan = ChangePlan(state: loaded.state, writer: writer, historyLimit: historyLimit)
+        let result = try await planning(AlbumsInMemory(albums: loaded.albums), &plan)
+        loaded = LibrarySnapshot()
+        guard let stored = plan.finish() else {
+            memento = plan.state
+            return result
+        }
+        // From here to the save nothing suspends: the albums are changed in place.
+        var snapshot = LibrarySnapshot(albums: held ?? [], state: plan.newState)
+        held = nil
+        do {
+            try snapshot.apply(LibraryChange(label: "", edits: stored.edits))
+        } catch {
+            held = snapshot.albums
+            throw error
+        }
+        held = snapshot.albums
+        let before = memento
+        memento = snapshot.state
+        do {
+            try await writer.save(snapshot, change: stored)
+        } catch {
+            snapshot.albums = []
+            swap(&snapshot.albums, &held!)
+            snapshot.revert(stored.edits)
+            held = snapshot.albums
+            memento = before
+            throw error
+        }
+        publish(plan, state: memento, count: held?.count ?? 0)
+        return result
+    }
+
+    private func publish(_ plan: ChangePlan, state: LibraryState, count: Int) {
+        for event in Self.events(for: plan.appliedEdits) + Self.coverRequests(for: plan.appliedEdits, state: state) { hub.publish(event) }
+        hub.publish(.saved(location: storage.location, albumCount: count))
     }
 
     private static func events(for edits: [LibraryEdit]) -> [LibraryEvent] {
@@ -268,6 +373,15 @@ public actor Library {
             }
         }
     }
+}
+
+/// Albums read from `start` on, indexed by their library position.
+private struct PositionedAlbums: RandomAccessCollection {
+    let start: Int
+    let albums: [Album]
+    var startIndex: Int { 0 }
+    var endIndex: Int { start + albums.count }
+    subscript(position: Int) -> Album { albums[position - start] }
 }
 
 extension Configuration {

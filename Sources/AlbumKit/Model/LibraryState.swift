@@ -1,45 +1,54 @@
-/// The memento: what survives a restart besides the albums — the current album and the
-/// undo/redo history. `state.json` in a bundle is this value:
-/// `{"version":1,"current":ID|null,"undo":[change…],"redo":[change…],"covers":{…}}`, oldest
-/// first; `covers` (left out when empty) maps fetched cover references to their stored bytes.
+/// The memento: what survives a restart besides the albums — the current album, the
+/// undo/redo history, and the cover references fetching resolved.
+///
+/// The history is a list of ``HistoryRef``s, oldest first: each step itself is stored apart
+/// (a row per step in a database, a journal file beside a library file) and read only by
+/// `undo` and `redo`, so a command that does not walk the history never loads it. Stored as
+/// `{"version":2,"current":ID|null,"undo":[{"id":…,"label":…}],"redo":[…],"nextStep":N,
+/// "covers":{…}}` (`covers` left out when empty). A bundle's `state.json` is a ``StateFile``.
 public struct LibraryState: Hashable, Sendable, Codable {
-    /// The format version of `state.json`.
-    public static let version = 1
+    /// The format version of the stored memento.
+    public static let version = 2
     /// How many steps the history keeps unless told otherwise.
     public static let defaultHistoryLimit = 100
 
     /// The current album, if any.
     public var current: AlbumID?
-    /// Changes that `undo` takes back, oldest first.
-    public var undo: [LibraryChange]
-    /// Changes that `redo` applies again, oldest first (the next redo is the last).
-    public var redo: [LibraryChange]
+    /// Steps that `undo` takes back, oldest first.
+    public var undo: [HistoryRef]
+    /// Steps that `redo` applies again, oldest first (the next redo is the last).
+    public var redo: [HistoryRef]
+    /// The id the next stored step gets.
+    public var nextStep: Int64
     /// Remote and file cover references → what fetching them gave.
     public var covers: [String: CoverResolution]
 
     public init(
-        current: AlbumID? = nil, undo: [LibraryChange] = [], redo: [LibraryChange] = [],
+        current: AlbumID? = nil, undo: [HistoryRef] = [], redo: [HistoryRef] = [], nextStep: Int64 = 1,
         covers: [String: CoverResolution] = [:]
     ) {
         self.current = current
         self.undo = undo
         self.redo = redo
+        self.nextStep = max(nextStep, (undo + redo).map(\.id).max().map { $0 + 1 } ?? 1)
         self.covers = covers
     }
 
-    private enum CodingKeys: String, CodingKey { case version, current, undo, redo, covers }
+    private enum CodingKeys: String, CodingKey { case version, current, undo, redo, nextStep, covers }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decodeIfPresent(Int.self, forKey: .version) ?? Self.version
         guard version == Self.version else {
             throw DecodingError.dataCorruptedError(
-                forKey: .version, in: container, debugDescription: "state version \(version) is not supported (expected \(Self.version))")
+                forKey: .version, in: container, debugDescription: "memento version \(version) is not supported here (expected \(Self.version))")
         }
-        current = try container.decodeIfPresent(AlbumID.self, forKey: .current)
-        undo = try container.decodeIfPresent([LibraryChange].self, forKey: .undo) ?? []
-        redo = try container.decodeIfPresent([LibraryChange].self, forKey: .redo) ?? []
-        covers = try container.decodeIfPresent([String: CoverResolution].self, forKey: .covers) ?? [:]
+        self.init(
+            current: try container.decodeIfPresent(AlbumID.self, forKey: .current),
+            undo: try container.decodeIfPresent([HistoryRef].self, forKey: .undo) ?? [],
+            redo: try container.decodeIfPresent([HistoryRef].self, forKey: .redo) ?? [],
+            nextStep: try container.decodeIfPresent(Int64.self, forKey: .nextStep) ?? 1,
+            covers: try container.decodeIfPresent([String: CoverResolution].self, forKey: .covers) ?? [:])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -52,14 +61,32 @@ public struct LibraryState: Hashable, Sendable, Codable {
         }
         try container.encode(undo, forKey: .undo)
         try container.encode(redo, forKey: .redo)
+        try container.encode(nextStep, forKey: .nextStep)
         if !covers.isEmpty { try container.encode(covers, forKey: .covers) }
     }
 
-    /// Records a new change: it becomes the next undo, redo is cleared, and the oldest
-    /// steps beyond `limit` are dropped.
-    public mutating func record(_ change: LibraryChange, limit: Int = defaultHistoryLimit) {
-        undo.append(change)
-        if undo.count > limit { undo.removeFirst(undo.count - limit) }
+    /// Every step the history names.
+    public var stepIDs: [Int64] { (undo + redo).map(\.id) }
+
+    /// Records a new step stored under a fresh id: it becomes the next undo, redo is cleared,
+    /// and the oldest steps beyond `limit` are dropped. Returns the new step's id and the ids
+    /// of the steps dropped (whose stored steps go).
+    public mutating func record(_ label: String, limit: Int = defaultHistoryLimit) -> (id: Int64, dropped: [Int64]) {
+        let id = nextStep
+        nextStep += 1
+        undo.append(HistoryRef(id: id, label: label))
+        var dropped = redo.map(\.id)
         redo.removeAll()
+        if undo.count > limit {
+            dropped += undo.prefix(undo.count - limit).map(\.id)
+            undo.removeFirst(undo.count - limit)
+        }
+        return (id, dropped)
+    }
+
+    /// A fresh id for a step (an undone step going to redo, or the reverse).
+    public mutating func newStepID() -> Int64 {
+        defer { nextStep += 1 }
+        return nextStep
     }
 }

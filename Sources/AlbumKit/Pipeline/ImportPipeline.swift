@@ -38,7 +38,7 @@ public struct ImportPipeline: Sendable {
             let contents = try await reader.read(inputs, staging: &staging)
             let store = library.storage.covers
             let batch = StageBatch(
-                library: await library.snapshot, options: options, hub: hub, carriedCovers: contents.covers,
+                library: try await library.snapshot(), options: options, hub: hub, carriedCovers: contents.covers,
                 isStored: { (try? await store.contains($0)) == true })
             var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
             let survivors: [ImportItem]

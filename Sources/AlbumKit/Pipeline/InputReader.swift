@@ -8,8 +8,8 @@ struct InputReader {
     /// What the inputs held.
     struct Contents {
         var items: [ImportItem] = []
-        /// The memento of the last input that carried one.
-        var state: LibraryState?
+        /// The `state.json` of the last input that carried one.
+        var state: StateFile?
         var warnings: [String] = []
         /// Carried cover bytes by the reference albums name them with.
         var covers: [String: CoverPayload] = [:]
@@ -34,7 +34,7 @@ struct InputReader {
         let described = try SourceInput(at: input)
         let source = try source(for: described)
         var carried: [String: CoverPayload] = [:]
-        var state: LibraryState?
+        var state: StateFile?
         for try await item in source.items(from: described, context: Self.context(for: source, configuration)) {
             switch item {
             case .album(let record, let label):

@@ -31,11 +31,11 @@ public enum LibraryVerifier {
     /// memento entry resolves a reference to them. Harmless (a killed import can leave them;
     /// `covers prune` drops them), but a library whose albums show their covers missing beside
     /// such covers has lost its links.
-    public static func unlinkedCovers(in snapshot: LibrarySnapshot, stored: [CoverKey]) -> [String] {
+    public static func unlinkedCovers(in snapshot: LibrarySnapshot, steps: [HistoryStep], stored: [CoverKey]) -> [String] {
         var linked = Set(snapshot.state.covers.values.compactMap(\.key))
         var albums = snapshot.albums
-        for change in snapshot.state.undo + snapshot.state.redo {
-            for edit in change.edits {
+        for step in steps {
+            for edit in step.edits {
                 switch edit {
                 case .insert(let album, _), .remove(let album, _): albums.append(album)
                 case .update(let before, let after): albums += [before, after]

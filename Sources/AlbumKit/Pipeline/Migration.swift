@@ -32,27 +32,29 @@ public struct Migration: Sendable {
         guard source.location != destination.location else {
             throw AlbumKitError(.configuration, "cannot migrate \(source.location) onto itself; name another --path or --url")
         }
-        return try await source.withWriter { _, snapshot in
+        return try await source.withWriter { writer, snapshot in
             let coverKeys = try await source.covers.keys()
-            let expected = LibraryDigest(snapshot: snapshot, covers: coverKeys)
+            let steps = try await writer.steps(snapshot.state.stepIDs)
+            let expected = try LibraryDigest(snapshot: snapshot, steps: steps, covers: coverKeys)
             var backup: URL?
             if try await destination.exists() {
                 let existing = try await destination.load()
-                let existingDigest = LibraryDigest(snapshot: existing, covers: try await destination.covers.keys())
+                let existingSteps = try await destination.steps(existing.state.stepIDs)
+                let existingDigest = try? LibraryDigest(snapshot: existing, steps: existingSteps, covers: try await destination.covers.keys())
                 if !existing.albums.isEmpty && existingDigest != expected {
                     guard let backingUp else {
                         throw AlbumKitError(.libraryState, "\(destination.location) already holds a library of \(existing.albums.count) albums; add --replace to replace it (it is saved to backups/ first), or choose another --path/--url; nothing was changed")
                     }
-                    backup = try await backingUp(ExportContents(snapshot: existing, covers: destination.covers))
+                    backup = try await backingUp(ExportContents(snapshot: existing, covers: destination.covers, steps: { _ in existingSteps }))
                 }
             } else {
                 try await destination.create()
             }
             hub.publish(.migrateStarted(from: source.location, to: destination.location, albums: snapshot.albums.count))
             let coverBytes = try await copyCovers(coverKeys)
-            try await destination.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll) }
+            try await destination.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll(steps: steps)) }
             let copied = try await destination.load()
-            let actual = LibraryDigest(snapshot: copied, covers: try await destination.covers.keys())
+            let actual = try LibraryDigest(snapshot: copied, steps: try await destination.steps(copied.state.stepIDs), covers: try await destination.covers.keys())
             guard actual == expected else {
                 throw AlbumKitError(.libraryState, "the copy in \(destination.location) does not match \(source.location) (\(expected.summary) there, \(actual.summary) here); the configuration was not switched and \(source.location) stays in use")
             }
@@ -115,16 +117,18 @@ public struct LibraryDigest: Sendable, Hashable {
     /// The hex SHA-256 of the canonical JSON of albums, memento and sorted cover names.
     public var hash: String
 
-    /// The digest of `snapshot` with the covers `covers`.
-    public init(snapshot: LibrarySnapshot, covers: [CoverKey]) {
+    /// The digest of `snapshot`, whose history steps are `steps`, with the covers `covers`.
+    /// The steps count by content and order (as `state.json` holds them), not by the ids a
+    /// backend gave them. Throws when the memento names a step that is not among `steps`.
+    public init(snapshot: LibrarySnapshot, steps: [Int64: HistoryStep], covers: [CoverKey]) throws {
         struct Canonical: Encodable {
             let albums: [Album]
-            let state: LibraryState
+            let state: StateFile
             let covers: [String]
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let canonical = Canonical(albums: snapshot.albums, state: snapshot.state, covers: covers.sorted().map(\.fileName))
+        let canonical = Canonical(albums: snapshot.albums, state: try StateFile(snapshot.state, steps: steps), covers: covers.sorted().map(\.fileName))
         // Encoding plain strings and arrays cannot fail; an empty hash would never match.
         let data = (try? encoder.encode(canonical)) ?? Data()
         albums = snapshot.albums.count

@@ -33,19 +33,35 @@ extension Exporter {
     public var settings: [SettingDeclaration] { [] }
 }
 
-/// What an ``Exporter`` writes: the albums and memento, and read access to the stored covers.
+/// What an ``Exporter`` writes: the albums and memento, and read access to the stored covers
+/// and history steps.
 public struct ExportContents: Sendable {
     /// The albums in order and the memento.
     public let snapshot: LibrarySnapshot
     /// Who made the file (`albumkit 0.3.0`), for manifests.
     public let generator: String
     private let store: any CoverStore
+    private let readSteps: @Sendable ([Int64]) async throws -> [Int64: HistoryStep]
+    /// Whether `state.json` keeps the ids the library gave its steps (a library's own storage).
+    public var keepsStepIDs = false
 
-    /// Contents of `snapshot` whose covers are in `store`.
-    public init(snapshot: LibrarySnapshot, covers store: any CoverStore, generator: String = "albumkit \(AlbumKitVersion.current)") {
+    /// Contents of `snapshot` whose covers are in `store` and whose history steps `steps`
+    /// reads.
+    public init(
+        snapshot: LibrarySnapshot, covers store: any CoverStore,
+        steps: @escaping @Sendable ([Int64]) async throws -> [Int64: HistoryStep] = { _ in [:] },
+        generator: String = "albumkit \(AlbumKitVersion.current)"
+    ) {
         self.snapshot = snapshot
         self.store = store
+        self.readSteps = steps
         self.generator = generator
+    }
+
+    /// The memento with every step of its history written out: a bundle's `state.json`.
+    public func stateFile() async throws -> StateFile {
+        let file = try StateFile(snapshot.state, steps: try await readSteps(snapshot.state.stepIDs))
+        return keepsStepIDs ? file.keepingIDs(of: snapshot.state) : file
     }
 
     /// Every stored cover's key.

@@ -4,51 +4,128 @@
 /// - ``load()`` returns the albums in order and the memento exactly as last saved; a library
 ///   that was never created throws ``AlbumKitError/Kind/libraryState``; a damaged one throws
 ///   ``AlbumKitError/Kind/unreadableInput`` naming the file or table, and is left untouched.
+/// - History steps are stored apart from the memento (which lists them as ``HistoryRef``s):
+///   ``steps(_:)`` reads the ones asked for, and nothing else reads them, so commands that do
+///   not walk the history never load it. A library written by an earlier version (history
+///   inside the memento) still loads, and is brought up to date by its first save.
 /// - ``beginWrite()`` takes the writer lock, waiting up to the configured timeout for another
 ///   writer (process or task) to finish, then throws ``AlbumKitError/Kind/lockTimeout``.
 ///   Everything between it and ``StorageWriter/finish()`` is one atomic step: readers see the
 ///   library before or after it, never in between, and a crash leaves the old library.
 /// - ``create()`` makes an empty library and fails if one exists.
 /// - Covers live with the library (``covers``), so moving one moves the other.
+/// - A backend that can read one album without loading all of them offers ``pointReads``,
+///   so that `show 5` on 100 000 albums costs what it touches.
 public protocol StorageBackend: Sendable {
     /// Where the library is, for messages ("/home/me/.local/share/albumkit/library.json").
     var location: String { get }
     /// The content-addressed cover bytes kept with this library.
     var covers: any CoverStore { get }
+    /// Reads without loading the whole library, when the backend can (databases).
+    var pointReads: (any LibraryPointReads)? { get }
     /// Whether a library exists here.
     func exists() async throws -> Bool
     /// Creates an empty library; fails when one exists.
     func create() async throws
-    /// Reads the whole library without taking the writer lock.
+    /// Reads the whole library (albums and memento, not the steps) without the writer lock.
     func load() async throws -> LibrarySnapshot
+    /// The stored history steps `ids` names (those not stored are left out), without the lock.
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep]
     /// Takes the writer lock and returns the session that reads and saves under it.
     func beginWrite() async throws -> any StorageWriter
+}
+
+extension StorageBackend {
+    /// A backend that loads whole reads nothing apart.
+    public var pointReads: (any LibraryPointReads)? { nil }
 }
 
 /// A session holding the writer lock of a ``StorageBackend``.
 ///
 /// ## Implementation requirements
 /// ``load()`` sees every change other writers committed before the lock was taken.
-/// ``save(_:change:)`` persists atomically; a whole-file backend may rewrite the file, a
-/// database backend should apply only `change`. ``finish()`` releases the lock and must be
+/// ``save(_:change:)`` persists atomically — the albums as the change says, the memento, the
+/// steps added and dropped, all or nothing; a whole-file backend may rewrite the file, a
+/// database backend should apply only the change. ``finish()`` releases the lock and must be
 /// safe to call more than once; a writer that is dropped without it releases the lock too.
 public protocol StorageWriter: Sendable {
     /// The library as it is now, under the lock. Creates nothing.
     func load() async throws -> LibrarySnapshot
-    /// Persists `snapshot`, which is the loaded snapshot with `change` applied.
+    /// The stored steps `ids` names, as they are under the lock.
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep]
+    /// Reads under the lock without loading the whole library, when the backend can.
+    var pointReads: (any LibraryPointReads)? { get }
+    /// Persists `change`. `snapshot` is the library after it: whole (``LibrarySnapshot/isWhole``)
+    /// unless the session was used through ``pointReads``, in which case only its memento is
+    /// meaningful and the backend applies the change's edits.
     func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws
     /// Releases the lock.
     func finish() async
 }
 
+extension StorageWriter {
+    /// A writer that loads whole reads nothing apart.
+    public var pointReads: (any LibraryPointReads)? { nil }
+}
+
+/// Reads of a library that do not load every album (a database's indexed queries).
+///
+/// ## Implementation requirements
+/// Each read sees one committed state of the library (a writer's, under its lock, sees its
+/// own). Positions are 0-based, in library order.
+public protocol LibraryPointReads: Sendable {
+    /// The memento.
+    func state() async throws -> LibraryState
+    /// How many albums the library holds.
+    func count() async throws -> Int
+    /// The albums at `range` (clamped to the library).
+    func albums(in range: Range<Int>) async throws -> [Album]
+    /// The position of the album with `id`, if the library holds it.
+    func index(of id: AlbumID) async throws -> Int?
+}
+
 /// What a save changed, so that a backend can write only that.
-public enum StoredChange: Sendable, Hashable {
-    /// These edits were applied, and the state (current album, history) changed with them.
-    case edits([LibraryEdit])
-    /// Only the state changed (a selection, or an undo/redo that moved history).
-    case stateOnly
-    /// Everything was replaced (restore, migrate).
-    case replaceAll
+public struct StoredChange: Sendable, Hashable {
+    /// What happened to the albums.
+    public enum Albums: Sendable, Hashable {
+        /// Nothing: only the memento changed (a selection, recorded covers).
+        case unchanged
+        /// These edits were applied, in order.
+        case edits([LibraryEdit])
+        /// Everything was replaced (restore, migrate, init), history included: every stored
+        /// step not in ``StoredChange/addedSteps`` goes.
+        case replaced
+    }
+
+    /// What happened to the albums.
+    public var albums: Albums
+    /// History steps to store, by id.
+    public var addedSteps: [Int64: HistoryStep]
+    /// History steps no longer named, to drop.
+    public var droppedSteps: [Int64]
+
+    /// A change of `albums` that stores `addedSteps` and drops `droppedSteps`.
+    public init(albums: Albums, addedSteps: [Int64: HistoryStep] = [:], droppedSteps: [Int64] = []) {
+        self.albums = albums
+        self.addedSteps = addedSteps
+        self.droppedSteps = droppedSteps
+    }
+
+    /// Only the memento changed.
+    public static let stateOnly = StoredChange(albums: .unchanged)
+
+    /// These edits, with no change to the stored steps.
+    public static func edits(_ edits: [LibraryEdit]) -> StoredChange { StoredChange(albums: .edits(edits)) }
+
+    /// Everything replaced by a library whose steps are `steps`.
+    public static func replaceAll(steps: [Int64: HistoryStep] = [:]) -> StoredChange {
+        StoredChange(albums: .replaced, addedSteps: steps)
+    }
+
+    /// The edits, when the albums were edited.
+    public var edits: [LibraryEdit] {
+        if case .edits(let edits) = albums { edits } else { [] }
+    }
 }
 
 extension StorageBackend {

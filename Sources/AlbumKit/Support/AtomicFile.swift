@@ -8,9 +8,10 @@ import Glibc
 /// fsync it, rename it over the target, fsync the folder. (Not `FileManager.replaceItemAt`,
 /// which on Linux renames the wrong way and destroys the new file.)
 public enum AtomicFile {
-    /// Writes `data` to `url` atomically. An existing file keeps its permission bits.
-    public static func write(_ data: Data, to url: URL) throws {
-        try write(to: url) { fd in
+    /// Writes `data` to `url` atomically. An existing file keeps its permission bits. Without
+    /// `syncingFolder`, the caller syncs the folder once after several writes.
+    public static func write(_ data: Data, to url: URL, syncingFolder: Bool = true) throws {
+        try write(to: url, syncingFolder: syncingFolder) { fd in
             try data.withUnsafeBytes { buffer in
                 try writeAll(fd, buffer, path: url.path)
             }
@@ -19,10 +20,10 @@ public enum AtomicFile {
 
     /// Creates a temporary file beside `url`, lets `fill` write into its descriptor, then
     /// syncs and renames it over `url`. On any error the temporary file is removed.
-    public static func write(to url: URL, _ fill: (Int32) throws -> Void) throws {
+    public static func write(to url: URL, syncingFolder: Bool = true, _ fill: (Int32) throws -> Void) throws {
         let file = try TemporaryFile(beside: url)
         try fill(file.descriptor)
-        try file.commit()
+        try file.commit(syncingFolder: syncingFolder)
     }
 
     /// Writes every byte of `buffer` to `fd`.

@@ -33,10 +33,10 @@ public struct RowOrder: Sendable, Hashable {
     public mutating func operations(for change: StoredChange, snapshot: LibrarySnapshot) throws(AlbumKitError)
         -> [RowOperation]
     {
-        switch change {
-        case .stateOnly:
+        switch change.albums {
+        case .unchanged:
             return []
-        case .replaceAll:
+        case .replaced:
             self = RowOrder(evenlySpaced: snapshot.albums.map(\.id))
             return [.deleteAll] + zip(snapshot.albums, keys).map { .insert($0, sortKey: $1) }
         case .edits(let edits):

@@ -28,8 +28,9 @@ public final class TemporaryFile {
         }
     }
 
-    /// Syncs, closes and renames the file over the destination, then syncs the folder.
-    public func commit() throws(AlbumKitError) {
+    /// Syncs, closes and renames the file over the destination, then syncs the folder (unless
+    /// the caller will, after several).
+    public func commit(syncingFolder: Bool = true) throws(AlbumKitError) {
         guard fsync(descriptor) == 0, close(descriptor) == 0 else { throw failure("sync") }
         open = false
         guard rename(path, destination.path) == 0 else {
@@ -37,7 +38,7 @@ public final class TemporaryFile {
             unlink(path)
             throw error
         }
-        AtomicFile.syncFolder(destination.deletingLastPathComponent().path)
+        if syncingFolder { AtomicFile.syncFolder(destination.deletingLastPathComponent().path) }
     }
 
     deinit {

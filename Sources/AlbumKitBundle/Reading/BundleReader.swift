@@ -219,7 +219,7 @@ final class BundleReader {
             try checkAlbumCount()
         case .state:
             do {
-                pending.append(.source(.state(try JSONDecoder().decode(LibraryState.self, from: bytes))))
+                pending.append(.source(.state(try JSONDecoder().decode(StateFile.self, from: bytes))))
             } catch {
                 try report(AlbumKitError(.unreadableInput, "\(subject): not a valid state (\(error))"))
             }

@@ -53,17 +53,18 @@ public final class BundleCoverStore: CoverStore {
         let lock = try await FileLock.acquire(storage.lockPath, timeout: storage.lockTimeout)
         defer { lock.release() }
         guard let scan = try scan() else { return freed }
-        try await rewrite(scan.snapshot, excluding: key)
+        try await rewrite(scan.snapshot, steps: scan.steps, excluding: key)
         return max(freed, size)
     }
 
     /// Writes `snapshot` and every cover but `excluded` as the new bundle file, then deletes
     /// the pending covers it folded in. The caller holds the writer lock.
-    func rewrite(_ snapshot: LibrarySnapshot, excluding excluded: CoverKey? = nil) async throws {
+    func rewrite(_ snapshot: LibrarySnapshot, steps: [Int64: HistoryStep], excluding excluded: CoverKey? = nil) async throws {
         let folded = try await pending.keys()
         let keys = try await self.keys().filter { $0 != excluded }
-        try await BundleWriter(compression: storage.compression, generator: BundleFile.generator)
-            .write(ExportContents(snapshot: snapshot, covers: self, generator: BundleFile.generator), keys: keys, to: storage.file)
+        var contents = ExportContents(snapshot: snapshot, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
+        contents.keepsStepIDs = true
+        try await BundleWriter(compression: storage.compression, generator: BundleFile.generator).write(contents, keys: keys, to: storage.file)
         for key in folded { _ = try? await pending.remove(key) }
         rmdir(pending.folder.path)  // fails, harmlessly, while covers are still pending
     }

@@ -1,41 +1,13 @@
 import AlbumKit
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One reading of a bundle library file: its albums and state, and where each cover lies —
 /// as a file offset in an uncompressed tar, or only readable in sequence in a compressed one.
 /// Cover bytes are skipped, not read. Tied to the file's ``Identity``; an atomic save makes a
 /// new file, so a changed identity means the scan is stale.
 struct BundleLibraryScan: Sendable {
     /// Which file, in which version, was scanned.
-    struct Identity: Equatable, Sendable {
-        let device: UInt64
-        let inode: UInt64
-        let size: Int64
-        let modified: Int64
-
-        init?(path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            self.init(status)
-        }
-
-        init?(descriptor: Int32) {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else { return nil }
-            self.init(status)
-        }
-
-        private init(_ status: stat) {
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-            size = Int64(status.st_size)
-            modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        }
-    }
+    typealias Identity = FileIdentity
 
     /// Where a cover's bytes are.
     enum Location: Sendable {
@@ -45,6 +17,8 @@ struct BundleLibraryScan: Sendable {
 
     let identity: Identity?
     let snapshot: LibrarySnapshot
+    /// The history steps `state.json` carries, by the ids the memento gives them.
+    let steps: [Int64: HistoryStep]
     let covers: [CoverKey: Location]
 
     /// Scans `file`; albums without an id make the library unreadable.
@@ -52,7 +26,7 @@ struct BundleLibraryScan: Sendable {
         identity = Identity(path: file.path)
         let reader = try BundleReader(file, options: .init(limits: limits, indexesCovers: true))
         var albums: [Album] = []
-        var state = LibraryState()
+        var state = StateFile()
         var covers: [CoverKey: Location] = [:]
         while let item = try reader.next() {
             switch item {
@@ -71,7 +45,9 @@ struct BundleLibraryScan: Sendable {
                 break
             }
         }
-        snapshot = LibrarySnapshot(albums: albums, state: state)
+        let (memento, steps) = state.memento()
+        snapshot = LibrarySnapshot(albums: albums, state: memento)
+        self.steps = steps
         self.covers = covers
     }
 }

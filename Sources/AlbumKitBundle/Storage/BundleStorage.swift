@@ -29,7 +29,7 @@ public struct BundleStorage: StorageBackend {
         guard try await !exists() else {
             throw AlbumKitError(.libraryState, "a library already exists at \(bundle.file.path); it was left as it is")
         }
-        try await coverStore.rewrite(LibrarySnapshot())
+        try await coverStore.rewrite(LibrarySnapshot(), steps: [:])
     }
 
     public func load() async throws -> LibrarySnapshot {
@@ -39,6 +39,10 @@ public struct BundleStorage: StorageBackend {
         return scan.snapshot
     }
 
+    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        (try coverStore.scan()?.steps ?? [:]).filter { ids.contains($0.key) }
+    }
+
     public func beginWrite() async throws -> any StorageWriter {
         guard FileManager.default.fileExists(atPath: bundle.file.deletingLastPathComponent().path) else {
             throw AlbumKitError(.libraryState, "no library at \(bundle.file.path): run 'albumkit init' first")
@@ -46,7 +50,14 @@ public struct BundleStorage: StorageBackend {
         return BundleStorageWriter(storage: self, lock: try await FileLock.acquire(bundle.lockPath, timeout: bundle.lockTimeout))
     }
 
-    fileprivate func save(_ snapshot: LibrarySnapshot) async throws { try await coverStore.rewrite(snapshot) }
+    /// Rewrites the bundle with `snapshot` and the steps its memento names: those stored,
+    /// with `change`'s added (all stored ones go on a replacement).
+    fileprivate func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws {
+        var steps = change.albums == .replaced ? [:] : try coverStore.scan()?.steps ?? [:]
+        steps.merge(change.addedSteps) { _, new in new }
+        let named = Set(snapshot.state.stepIDs)
+        try await coverStore.rewrite(snapshot, steps: steps.filter { named.contains($0.key) })
+    }
 }
 
 /// The writer session of a ``BundleStorage``: holds the lock, rewrites the bundle on save.
@@ -60,7 +71,8 @@ private final class BundleStorageWriter: StorageWriter {
     }
 
     func load() async throws -> LibrarySnapshot { try await storage.load() }
-    func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws { try await storage.save(snapshot) }
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await storage.steps(ids) }
+    func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws { try await storage.save(snapshot, change: change) }
     func finish() async { lock.release() }
 }
 

@@ -34,7 +34,7 @@ public struct BundleWriter: Sendable {
         let json = JSONFormat()
         try add("manifest.json", try json.encode(BundleManifest(albumCount: total, generator: generator)))
         try add("albums.json", try json.encode(snapshot.albums))
-        try add("state.json", try json.encode(snapshot.state))
+        try add("state.json", try json.encode(try await contents.stateFile()))
         hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
         for key in coverKeys {

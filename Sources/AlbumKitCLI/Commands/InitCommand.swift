@@ -27,7 +27,7 @@ struct InitCommand: AsyncParsableCommand {
         defer { context.close() }
         let seed: LibrarySeed = !starter ? .empty : starterPath.map { .input(URL(fileURLWithPath: $0)) } ?? .starter
         let library = try await Library.create(context.configuration, registry: context.registry, hub: context.hub, seed: seed)
-        let count = await library.albums.count
+        let count = try await library.count()
         print(starter ? "Created a library with \(count) starter albums at \(library.location)." : "Created an empty library at \(library.location).")
     }
 }

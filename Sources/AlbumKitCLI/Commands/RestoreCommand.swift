@@ -27,7 +27,7 @@ struct RestoreCommand: AsyncParsableCommand {
         defer { context.close() }
         guard try await Library.exists(context.configuration, registry: context.registry) else {
             let library = try await Library.create(context.configuration, registry: context.registry, hub: context.hub, seed: .input(input))
-            print("Created a library at \(library.location) from \(path) (\(await library.albums.count) albums).")
+            print("Created a library at \(library.location) from \(path) (\(try await library.count()) albums).")
             return
         }
         let report = try await context.openLibrary().restore(from: input, force: force)

@@ -61,20 +61,18 @@ enum AlbumJSON {
     }
 }
 
-extension Library {
-    /// Every album with its position and cover state, for output.
-    func rows() async -> [AlbumJSON.Row] {
-        var rows: [AlbumJSON.Row] = []
-        for (index, album) in albums.enumerated() {
-            rows.append(AlbumJSON.Row(position: index + 1, album: album, cover: await coverState(of: album)))
-        }
-        return rows
+extension AlbumJSON.Row {
+    /// The row of a listed album.
+    init(_ listed: ListedAlbum) {
+        self.init(position: listed.position, album: listed.album, cover: listed.cover)
     }
+}
 
+extension Library {
     /// One album with its position, cover state and stored cover, for `show` and `current`.
     func detailRow(_ reference: AlbumReference) async throws -> AlbumJSON.Row {
-        let (album, position) = try album(reference)
-        let stored = await storedCover(of: album).map { ($0, coverLocation($0)) }
-        return AlbumJSON.Row(position: position, album: album, cover: await coverState(of: album), stored: stored)
+        let listed = try await resolve(reference)
+        let stored = await storedCover(of: listed.album).map { ($0, coverLocation($0)) }
+        return AlbumJSON.Row(position: listed.position, album: listed.album, cover: listed.cover, stored: stored)
     }
 }

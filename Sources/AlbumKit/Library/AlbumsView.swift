@@ -1,0 +1,56 @@
+/// The albums as a change sees them under the writer lock, or a reader sees them: all in
+/// memory, or a database answering one question at a time (``LibraryPointReads``).
+protocol AlbumsView: Sendable {
+    /// How many albums there are.
+    func count() async throws -> Int
+    /// The albums at `range` (0-based, clamped).
+    func albums(in range: Range<Int>) async throws -> [Album]
+    /// The position of the album with `id`.
+    func index(of id: AlbumID) async throws -> Int?
+}
+
+extension AlbumsView {
+    /// The album at `index`.
+    func album(at index: Int) async throws -> Album {
+        guard let album = try await albums(in: index..<(index + 1)).first else {
+            throw AlbumKitError(.libraryState, "no album at position \(index + 1); the library was changed elsewhere")
+        }
+        return album
+    }
+
+    /// The 0-based index `reference` names and the album there.
+    func resolve(_ reference: AlbumReference) async throws -> (index: Int, album: Album) {
+        switch reference {
+        case .position(let position):
+            let count = try await count()
+            guard position >= 1, position <= count else { throw AlbumKitError.noSuchAlbum(reference.description, count: count) }
+            return (position - 1, try await album(at: position - 1))
+        case .id(let id):
+            guard let index = try await index(of: id) else { throw AlbumKitError(.noSuchAlbum, "no album with id '\(id)'") }
+            return (index, try await album(at: index))
+        case .words:
+            // Libraries pin words to an id first (they know the cover states a query may ask for).
+            let snapshot = LibrarySnapshot(albums: try await albums(in: 0..<(try await count())))
+            let index = try reference.index(in: snapshot)
+            return (index, snapshot.albums[index])
+        }
+    }
+}
+
+/// Albums held in memory, as a view.
+struct AlbumsInMemory: AlbumsView {
+    let albums: [Album]
+
+    func count() async throws -> Int { albums.count }
+    func albums(in range: Range<Int>) async throws -> [Album] { Array(albums[range.clamped(to: albums.indices)]) }
+    func index(of id: AlbumID) async throws -> Int? { albums.firstIndex { $0.id == id } }
+}
+
+/// A backend's point reads, as a view.
+struct AlbumsByPointReads: AlbumsView {
+    let reads: any LibraryPointReads
+
+    func count() async throws -> Int { try await reads.count() }
+    func albums(in range: Range<Int>) async throws -> [Album] { try await reads.albums(in: range) }
+    func index(of id: AlbumID) async throws -> Int? { try await reads.index(of: id) }
+}
