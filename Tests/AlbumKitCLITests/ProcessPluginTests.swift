@@ -282,13 +282,14 @@ import Testing
         defer { lab.remove() }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardizedFileURL
         var blocks: [String] = []
-        for document in ["README.md", "docs/plugin-protocol.md"] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path).filter { $0.hasSuffix(".md") }
+        for document in ["README.md"] + docs.map({ "docs/\($0)" }) {
             let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
             for part in text.components(separatedBy: "```yaml\n").dropFirst() {
                 blocks.append(part.components(separatedBy: "```")[0])
             }
         }
-        #expect(blocks.count >= 2)
+        #expect(blocks.count >= 3)
         for block in blocks {
             try lab.writeConfig(block)
             let shown = try lab.cli.run("config", "show")
