@@ -18,6 +18,7 @@ public struct ProcessSource: AlbumSource {
 
     public var name: String { launcher.command.name }
     public var summary: String { "a program speaking the plugin protocol" }
+    public var origin: AdapterOrigin { launcher.origin }
 
     /// Never: a program is asked to read only when `import --format` names it.
     public func match(_ input: SourceInput) -> SourceMatch { .none }

@@ -18,9 +18,8 @@ struct PluginsCommand: AsyncParsableCommand {
         }
         var sections: [(String, [PluginRow])] = []
         sections.append(("storage backends", registry.storageBackends.values.map(row)))
-        sections.append(("album sources", registry.albumSources.map { source in
-            let origin = (source as? ProcessSource)?.launcher.origin ?? AdapterOrigin(of: source)
-            return PluginRow(name: source.name, summary: source.summary, origin: origin, version: versions[source.name])
+        sections.append(("album sources", registry.albumSources.map {
+            PluginRow(name: $0.name, summary: $0.summary, origin: $0.origin, version: versions[$0.name])
         }))
         sections.append(("import stages", registry.importStages.values.map(row)))
         sections.append(("exporters", registry.exporters.map {
