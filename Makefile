@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -14,11 +14,14 @@ help:
 	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
+	@echo "make example    build Examples/custom-albumkit (its own albumkit with its own adapters) and run it"
 	@echo "make torture   kill -9 albumkit at random moments (json, sqlite, postgres) and on a full disk, then check the library"
 	@echo "make torture-ci  a short torture: 12 kills on json and sqlite"
 	@echo "make clean      remove build products"
 	@echo "make install    build (CONFIG=release) and install albumkit, its man page and bash/zsh/fish completions under DESTDIR/PREFIX (/usr/local)"
 	@echo "make uninstall  remove what make install installed"
+	@echo "make fuzz       build the libFuzzer targets (Fuzz/) and run each for 1 000 000 executions"
+	@echo "make fuzz-ci    the same, 20 seconds per target (CI)"
 
 setup:
 	scripts/install-deps.sh
@@ -74,7 +77,7 @@ postgres-stop:
 	scripts/postgres-server.sh stop
 
 clean:
-	rm -rf .build albumkit-demo-export.tar.gz
+	rm -rf .build Fuzz/.build Examples/custom-albumkit/.build albumkit-demo-export.tar.gz
 
 # The binary, a man page generated from the commands (swift-argument-parser's generate-manual
 # plugin; the page does not depend on CONFIG, so it comes from the everyday debug build) and
@@ -98,6 +101,19 @@ install:
 uninstall:
 	rm -f $(INSTALLED)/bin/albumkit $(INSTALLED)/share/man/man1/albumkit.1 $(INSTALLED)/share/bash-completion/completions/albumkit \
 		$(INSTALLED)/share/zsh/site-functions/_albumkit $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish
+
+# libFuzzer targets over every input reader (Fuzz/README.md); findings land in Fuzz/.build/artifacts.
+fuzz:
+	Fuzz/run.sh --runs 1000000
+
+fuzz-ci:
+	Fuzz/run.sh --seconds 20
+
+# An outside package's own albumkit (Examples/custom-albumkit, its build in its own .build there):
+# an import through its source, its stage in `pipeline show` and the albums, its cover fetcher.
+example:
+	$(SWIFT) build --package-path Examples/custom-albumkit --product my-albumkit
+	Examples/custom-albumkit/demo.sh
 
 # Fault injection (scripts/torture): kill -9 at random moments across import, export, restore,
 # migrate, covers fetch and add on json, sqlite (and postgres when ALBUMKIT_TEST_POSTGRES_URL

@@ -257,13 +257,7 @@ def hostile_uploads():
 
 # `albumkit import` itself accepts data after the end of a gzip stream (SPEC 3 says refuse
 # it): a core bug, seen here through the same pipeline; it turns green when the core is fixed.
-CORE_ACCEPTS = {"trailing-garbage": "core: data after the gzip end is imported, by albumkit import as well (SPEC 3)"}
-
-
-@pytest.mark.parametrize("case", [
-    pytest.param(case, marks=pytest.mark.xfail(strict=True, reason=CORE_ACCEPTS[case])) if case in CORE_ACCEPTS else case
-    for case in sorted(hostile_uploads())
-])
+@pytest.mark.parametrize("case", sorted(hostile_uploads()))
 def test_hostile_uploads_are_refused_and_change_nothing(starter, case, tmp_path):
     sandbox, server = starter
     name, data = hostile_uploads()[case]
