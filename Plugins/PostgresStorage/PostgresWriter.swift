@@ -63,6 +63,8 @@ actor PostgresWriter: StorageWriter {
             let operations = try base.order.operations(for: change, snapshot: snapshot)
             let saved = GenerationCache.Entry(generation: base.generation + 1, snapshot: snapshot, order: base.order)
             try await PostgresRows.write(operations, change: change, state: snapshot.state, generation: saved.generation, connection, logger: sessions.log)
+            // Delivered to listeners (serve) only when the transaction commits.
+            try await connection.run("NOTIFY \(PostgresStorage.changeChannel), '\(saved.generation)'", logger: sessions.log)
             try await connection.run("COMMIT", logger: sessions.log)
             inTransaction = false
             loaded = saved

@@ -22,7 +22,7 @@ struct RootCommand: AsyncParsableCommand {
             RemoveCommand.self, MoveCommand.self, UndoCommand.self, RedoCommand.self, SelectCommand.self,
             CurrentCommand.self, ImportCommand.self, ExportCommand.self, RestoreCommand.self, VerifyCommand.self,
             CoversCommand.self, ConfigCommand.self, PluginsCommand.self,
-            MigrateCommand.self, PipelineCommand.self,
+            MigrateCommand.self, PipelineCommand.self, ServeCommand.self,
             StatsCommand.self,
         ]
     )

@@ -1,7 +1,13 @@
 import AlbumKit
 import AlbumKitBundle
+import AudioFiles
+import BeetsSource
+import DiscogsSource
 import HTTPCovers
+import ITunesSource
+import KodiSource
 import PostgresStorage
+import RYMSource
 import SQLiteStorage
 
 extension AdapterRegistry {
@@ -15,6 +21,12 @@ extension AdapterRegistry {
         registry.register(.sqlite)
         registry.register(.postgres)
         registry.register(.httpCovers)
+        registry.register(ITunesSource())
+        registry.register(DiscogsSource())
+        registry.register(RYMSource())
+        registry.register(BeetsSource())
+        registry.register(KodiSource())
+        registry.register(AudioFilesSource())
         return registry
     }
 }

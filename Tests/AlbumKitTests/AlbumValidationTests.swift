@@ -23,10 +23,11 @@ import Testing
     }
 
     @Test func idRules() {
-        for valid in ["a2", "starter-best-of-bowie", "١٢٣", "x".padding(toLength: 256, withPad: "x", startingAt: 0)] {
+        let valid = ["a2", "starter-best-of-bowie", "١٢٣", "album:1/custom id", "a\u{00A0}b", "x".padding(toLength: 256, withPad: "x", startingAt: 0)]
+        for valid in valid {
             #expect(AlbumID.isValid(valid), "\(valid) is a valid id")
         }
-        for invalid in ["", "12345", "a b", "a\tb", "a\u{00A0}b", "line\nbreak", String(repeating: "x", count: 257)] {
+        for invalid in ["", "12345", " lead", "trail ", "a\tb", "line\nbreak", "nul\u{0}", String(repeating: "x", count: 257)] {
             #expect(!AlbumID.isValid(invalid), "\(invalid) is not a valid id")
         }
     }

@@ -26,10 +26,10 @@ public actor Library {
     /// How many steps of history are kept.
     public nonisolated let historyLimit: Int
     /// The memento as last loaded or saved by this process.
-    public private(set) var memento: LibraryState
+    public internal(set) var memento: LibraryState
     /// Every album, when held in memory (always for a backend that loads whole; never kept
     /// for one that reads by points, which is asked each time).
-    private var held: [Album]?
+    var held: [Album]?
 
     private init(
         storage: any StorageBackend, hub: NotificationHub, configuration: Configuration, registry: AdapterRegistry,
@@ -143,8 +143,8 @@ public actor Library {
             guard (0...count).contains(index) else {
                 throw AlbumKitError(.noSuchAlbum, "cannot add at position \(index + 1): positions run from 1 to \(count + 1)")
             }
-            guard try await albums.index(of: album.id) == nil else {
-                throw AlbumKitError(.invalidAlbum, "album '\(album.title)': the id '\(album.id)' is already used")
+            if let taken = try await albums.index(of: album.id) {
+                throw AlbumKitError(.libraryState, "album '\(album.title)': the id '\(album.id)' is already used by the album at position \(taken + 1)")
             }
             plan.record("add '\(album.title)'", [.insert(album, at: index)])
             return album
