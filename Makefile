@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example
+.PHONY: help setup build test demo bundles bench bench-quick bench-scale postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -13,6 +13,7 @@ help:
 	@echo "make bundles    regenerate Bundles/starter and Bundles/starter.tar.gz"
 	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
+	@echo "make bench-scale  make bench plus 100 000-album libraries (import, commands, export): writes BENCHMARKS.md"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
 	@echo "make example    build Examples/custom-albumkit (its own albumkit with its own adapters) and run it"
 	@echo "make torture   kill -9 albumkit at random moments (json, sqlite, postgres) and on a full disk, then check the library"
@@ -69,6 +70,10 @@ bench:
 bench-quick:
 	$(SWIFT) build --scratch-path $(BENCH_SCRATCH)
 	python3 Benchmarks/run.py --quick --bin $(BENCH_SCRATCH)/debug
+
+bench-scale:
+	$(SWIFT) build -c release --scratch-path $(BENCH_SCRATCH)
+	python3 Benchmarks/run.py --scale --bin $(BENCH_SCRATCH)/release
 
 postgres:
 	scripts/postgres-server.sh start

@@ -42,9 +42,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
+                "CFileSync",
             ],
             plugins: ["EmbedStarterPlugin"]
         ),
+        // syncfs and sync_file_range, which Swift's Glibc module does not show.
+        .target(name: "CFileSync"),
         .target(name: "AlbumKitTesting", dependencies: ["AlbumKit"]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .target(

@@ -39,33 +39,8 @@ public struct DirectoryCoverStore: CoverStore {
 
     public func location(of key: CoverKey) -> String? { url(for: key).path }
 
-    /// Renames the files in, falling back to copying a file that is on another file system.
-    /// One `sync()` first makes every file's bytes durable, and one sync of the folder the
-    /// renames: two flushes for the whole batch instead of two per cover. (`syncfs`, which
-    /// would flush one file system only, is not visible from Swift's Glibc module.)
-    public func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey] {
-        guard !files.isEmpty else { return [] }
-        try AtomicFile.makeFolder(folder)
-        sync()
-        var added: [CoverKey] = []
-        do {
-            for (key, file) in files {
-                let target = url(for: key).path
-                guard !FileManager.default.fileExists(atPath: target) else { continue }
-                if rename(file.path, target) != 0 {
-                    let code = errno
-                    guard code == EXDEV else { throw AlbumKitError.fileSystem(target, "move the cover in", errno: code) }
-                    _ = try await put(try Data(contentsOf: file), fileExtension: key.fileExtension)
-                }
-                added.append(key)
-            }
-        } catch {
-            for key in added { unlink(url(for: key).path) }
-            throw error
-        }
-        AtomicFile.syncFolder(folder.path)
-        return added
-    }
+    /// The folder itself: an import writes covers straight into it.
+    public var filesFolder: URL? { folder }
 
     private func url(for key: CoverKey) -> URL { folder.appendingPathComponent(key.fileName) }
 }

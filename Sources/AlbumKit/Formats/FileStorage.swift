@@ -82,7 +82,13 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         }
         let document: LoadedLibraryDocument
         do {
-            document = try format.decode(LoadedLibraryDocument.self, from: data)
+            // The strict reader takes a current JSON file; anything it refuses (an older
+            // version, or damage) goes through the decoder, which accepts it or names the problem.
+            if format is JSONFormat, let strict = try? LoadedLibraryDocument(strictJSON: data) {
+                document = strict
+            } else {
+                document = try format.decode(LoadedLibraryDocument.self, from: data)
+            }
         } catch {
             throw AlbumKitError.unreadable(file.path, "not a readable \(format.name) library (\(error.decodingSummary)); the file was left as it is")
         }
@@ -110,9 +116,15 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
 
     private func write(_ snapshot: LibrarySnapshot) throws {
         let document = LibraryDocument(snapshot)
-        // JSON is written piece by piece: no whole-library tree in memory.
-        let data = format is JSONFormat ? try document.streamedJSON() : try format.encode(document)
-        try AtomicFile.write(data, to: file)
+        if format is JSONFormat {
+            // Piece by piece, straight to the file: no whole-library tree or text in memory.
+            try AtomicFile.write(to: file) { descriptor in
+                var output = JSONOutput(descriptor: descriptor, path: file.path)
+                try document.writeJSON(to: &output)
+            }
+        } else {
+            try AtomicFile.write(try format.encode(document), to: file)
+        }
         if let identity = FileIdentity(path: file.path) {
             cache.remember(LoadedLibraryDocument(snapshot: snapshot), as: identity)
         }

@@ -1,47 +1,162 @@
 import Foundation
 
 extension LibraryDocument {
-    /// The document as JSON, written piece by piece — each album encoded on its own — so
-    /// saving a large library never builds one tree of all of it in memory. The same keys,
-    /// sorted, and the same values `JSONEncoder` would write for the whole document (a test
-    /// holds the two to it).
-    func streamedJSON() throws -> Data {
-        var writer = JSONPieceWriter(capacity: albums.count * 256)
-        writer.raw(#"{"albums":"#)
-        try writer.list(albums) { try $0.value($1) }
-        writer.raw(#","format":"#)
-        try writer.value(Self.formatName)
-        writer.raw(#","state":"#)
-        try writer.value(state)
-        writer.raw(#","version":\#(Self.currentVersion)}"#)
-        return writer.data
+    /// Writes the document as JSON to `output`, piece by piece — no whole-library tree or text
+    /// in memory. The same keys, sorted, and the same values `JSONEncoder` would write for the
+    /// whole document (a test holds the two to it), one album a line.
+    func writeJSON(to output: inout JSONOutput) throws {
+        try output.raw(#"{"albums":"#)
+        try output.albumList(albums)
+        try output.raw(#","format":"#)
+        try output.string(Self.formatName)
+        try output.raw(#","state":"#)
+        try output.state(state)
+        try output.raw(#","version":"#)
+        try output.integer(Int64(Self.currentVersion))
+        try output.raw("}")
+        try output.flush()
     }
 }
 
-/// Appends JSON a piece at a time: raw punctuation, values through `JSONEncoder`, lists.
-private struct JSONPieceWriter {
-    private(set) var data = Data()
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return encoder
-    }()
-
-    init(capacity: Int) { data.reserveCapacity(capacity) }
-
-    mutating func raw(_ text: String) { data.append(contentsOf: text.utf8) }
-
-    mutating func value<T: Encodable>(_ value: T) throws { data.append(try encoder.encode(value)) }
-
-    /// `[item,item,…]`, one item a line.
-    mutating func list<S: Sequence>(_ items: S, _ write: (inout Self, S.Element) throws -> Void) throws {
-        raw("[")
-        var first = true
-        for item in items {
-            raw(first ? "\n" : ",\n")
-            first = false
-            try write(&self, item)
+extension LoadedLibraryDocument {
+    /// Reads a version 2 library document with ``JSONCursor``: strictly, as `JSONDecoder`
+    /// would read it or stricter. Throws on anything else — a version 1 file included — and
+    /// the caller then decodes with `JSONDecoder`, which accepts or names the problem.
+    init(strictJSON data: Data) throws {
+        self = try data.withUnsafeBytes { raw in
+            var cursor = JSONCursor(raw.bindMemory(to: UInt8.self))
+            var albums: [Album]?
+            var state: LibraryState?
+            var format: String?
+            var version: Int64?
+            try cursor.members { cursor, key in
+                if key.is("albums") {
+                    guard albums == nil else { throw cursor.refusal("'albums' given twice") }
+                    var list: [Album] = []
+                    try cursor.elements { list.append(try $0.album()) }
+                    albums = list
+                } else if key.is("state") {
+                    guard state == nil else { throw cursor.refusal("'state' given twice") }
+                    state = try cursor.libraryState()
+                } else if key.is("format") {
+                    guard format == nil else { throw cursor.refusal("'format' given twice") }
+                    format = try cursor.string()
+                } else if key.is("version") {
+                    guard version == nil else { throw cursor.refusal("'version' given twice") }
+                    version = try cursor.integer()
+                } else {
+                    try cursor.skipValue()
+                }
+            }
+            try cursor.end()
+            guard format == LibraryDocument.formatName, version == Int64(LibraryDocument.currentVersion), let albums, let state else {
+                throw cursor.refusal("not a version \(LibraryDocument.currentVersion) library document")
+            }
+            return LoadedLibraryDocument(snapshot: LibrarySnapshot(albums: albums, state: state))
         }
-        raw("]")
+    }
+}
+
+extension JSONFormat {
+    /// Writes `albums` as a JSON array — one album a line, keys sorted, the values
+    /// `JSONEncoder` writes — handing the text to `sink` in pieces, so no whole-list text is
+    /// ever in memory. Returns how many bytes it handed over. (Bundles write `albums.json` so:
+    /// once to learn the size their entry announces, once for real.)
+    @discardableResult
+    public func writeAlbums(_ albums: some Sequence<Album>, to sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        var count = 0
+        try withoutActuallyEscaping(sink) { sink in
+            var output = JSONOutput { bytes in
+                count += bytes.count
+                try sink(bytes)
+            }
+            try output.albumList(albums)
+            try output.flush()
+        }
+        return count
+    }
+}
+
+extension JSONOutput {
+    /// `[` then one album a line, then `]`.
+    mutating func albumList(_ albums: some Sequence<Album>) throws {
+        try raw("[")
+        var first = true
+        for album in albums {
+            try raw(first ? "\n" : ",\n")
+            first = false
+            try self.album(album)
+        }
+        try raw("]")
+    }
+
+    /// An album object, keys sorted.
+    mutating func album(_ album: Album) throws {
+        try raw(#"{"artist":"#)
+        try string(album.artist)
+        if let coverUrl = album.coverUrl {
+            try raw(#","coverUrl":"#)
+            try string(coverUrl)
+        }
+        try raw(#","genre":"#)
+        try string(album.genre)
+        try raw(#","id":"#)
+        try string(album.id.rawValue)
+        try raw(#","title":"#)
+        try string(album.title)
+        try raw(#","year":"#)
+        try string(album.year)
+        try raw("}")
+    }
+
+    /// The memento, keys sorted, as `LibraryState.encode(to:)` writes it.
+    mutating func state(_ state: LibraryState) throws {
+        try raw("{")
+        if !state.covers.isEmpty {
+            try raw(#""covers":{"#)
+            for (index, reference) in state.covers.keys.sorted().enumerated() {
+                if index > 0 { try raw(",") }
+                try string(reference)
+                try raw(":")
+                try coverResolution(state.covers[reference]!)
+            }
+            try raw("},")
+        }
+        try raw(#""current":"#)
+        try string(orNull: state.current?.rawValue)
+        try raw(#","nextStep":"#)
+        try integer(state.nextStep)
+        try raw(#","redo":"#)
+        try historyRefs(state.redo)
+        try raw(#","undo":"#)
+        try historyRefs(state.undo)
+        try raw(#","version":"#)
+        try integer(Int64(LibraryState.version))
+        try raw("}")
+    }
+
+    private mutating func historyRefs(_ refs: [HistoryRef]) throws {
+        try raw("[")
+        for (index, ref) in refs.enumerated() {
+            try raw(index == 0 ? #"{"id":"# : #",{"id":"#)
+            try integer(ref.id)
+            try raw(#","label":"#)
+            try string(ref.label)
+            try raw("}")
+        }
+        try raw("]")
+    }
+
+    private mutating func coverResolution(_ resolution: CoverResolution) throws {
+        try raw("{")
+        if let key = resolution.key {
+            try raw(#""cover":"#)
+            try string(key.fileName)
+        }
+        if let failure = resolution.failure {
+            try raw(resolution.key == nil ? #""failed":"# : #","failed":"#)
+            try string(failure)
+        }
+        try raw("}")
     }
 }

@@ -58,8 +58,15 @@ public struct JSONFormat: LibraryFileFormat {
         try JSONDecoder().decode(type, from: data)
     }
 
-    /// Element by element: the list is split into byte ranges first (``JSONListSplitter``).
+    /// Read strictly straight from the text (``JSONCursor``); what that refuses is decoded
+    /// element by element — the list split into byte ranges first (``JSONListSplitter``) — so
+    /// the decoder accepts it or names the element and the problem.
     public func decodeAlbums(from data: Data) throws -> [AlbumRecord] {
+        let strict = try? data.withUnsafeBytes { raw in
+            var cursor = JSONCursor(raw.bindMemory(to: UInt8.self))
+            return try cursor.albumList()
+        }
+        if let strict { return strict }
         let decoder = JSONDecoder()
         let base = data.startIndex
         return try JSONListSplitter.elements(of: data, underKey: "albums").enumerated().map { index, range in

@@ -27,7 +27,7 @@ extension Library {
             if !current.albums.isEmpty && !force {
                 throw AlbumKitError(.libraryState, "the library at \(location) holds \(current.albums.count) albums; restoring \(input.path) would replace them: add --force (the library is saved to backups/ first)")
             }
-            var staging: CoverStaging? = CoverStaging(parent: configuration.libraryDirectory, store: storage.covers)
+            var staging: CoverStaging? = CoverStaging(parent: configuration.libraryDirectory, store: storage.covers, direct: current.albums.isEmpty)
             defer { staging?.discard() }
             let read = try await InputReader(registry: registry, configuration: configuration, hub: hub).read([input], staging: &staging)
             let (replacement, steps) = try Self.snapshot(of: read, input: input)

@@ -15,16 +15,17 @@ public struct Album: Hashable, Sendable, Codable {
         id: AlbumID, title: String, artist: String, genre: String = "", year: String = "",
         coverUrl: String? = nil, label: String? = nil
     ) throws(AlbumKitError) {
-        let name = label ?? "'\(title)'"
+        // Only an error needs the name: building it for every valid album costs a string each.
+        func name() -> String { label ?? "'\(title)'" }
         guard AlbumID.isValid(id.rawValue) else {
-            throw .invalidAlbum(name, field: "id", "must be non-empty, not all digits, without control characters or white space at either end")
+            throw .invalidAlbum(name(), field: "id", "must be non-empty, not all digits, without control characters or white space at either end")
         }
         self.id = id
-        self.title = try AlbumField.text(title, field: "title", album: name, required: true)
-        self.artist = try AlbumField.text(artist, field: "artist", album: name, required: true)
-        self.genre = try AlbumField.text(genre, field: "genre", album: name, required: false)
-        self.year = try AlbumField.year(year, album: name)
-        self.coverUrl = try AlbumField.coverURL(coverUrl, album: name)
+        self.title = try AlbumField.text(title, field: "title", album: name(), required: true)
+        self.artist = try AlbumField.text(artist, field: "artist", album: name(), required: true)
+        self.genre = try AlbumField.text(genre, field: "genre", album: name(), required: false)
+        self.year = try AlbumField.year(year, album: name())
+        self.coverUrl = try AlbumField.coverURL(coverUrl, album: name())
     }
 
     private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }

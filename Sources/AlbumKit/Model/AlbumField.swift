@@ -3,43 +3,58 @@ enum AlbumField {
     /// The largest a field may be, in UTF-8 bytes.
     static let maxBytes = 64 * 1024
 
-    static func text(_ value: String, field: String, album: String, required: Bool) throws(AlbumKitError)
+    static func text(_ value: String, field: String, album: @autoclosure () -> String, required: Bool) throws(AlbumKitError)
         -> String
     {
         let trimmed = value.trimmingWhiteSpace()
-        if required && trimmed.isEmpty { throw .invalidAlbum(album, field: field, "is required and empty") }
-        try checkCharacters(trimmed, field: field, album: album)
+        if required && trimmed.isEmpty { throw .invalidAlbum(album(), field: field, "is required and empty") }
+        try checkCharacters(trimmed, field: field, album: album())
         return trimmed
     }
 
-    static func year(_ value: String, album: String) throws(AlbumKitError) -> String {
+    static func year(_ value: String, album: @autoclosure () -> String) throws(AlbumKitError) -> String {
         let trimmed = value.trimmingWhiteSpace()
         guard trimmed.utf8.count <= 4, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw .invalidAlbum(album, field: "year", "must be empty or 1 to 4 digits, not '\(trimmed.prefix(20))'")
+            throw .invalidAlbum(album(), field: "year", "must be empty or 1 to 4 digits, not '\(trimmed.prefix(20))'")
         }
         return trimmed
     }
 
-    static func coverURL(_ value: String?, album: String) throws(AlbumKitError) -> String? {
+    static func coverURL(_ value: String?, album: @autoclosure () -> String) throws(AlbumKitError) -> String? {
         guard let value = value?.trimmingWhiteSpace(), !value.isEmpty else { return nil }
-        try checkCharacters(value, field: "coverUrl", album: album)
-        let lower = value.lowercased()
-        let allowed =
-            lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
-            || (value.hasPrefix("covers/") && value.count > 7 && !value.contains("..") && !value.dropFirst(7).contains("/"))
-        guard allowed else {
-            throw .invalidAlbum(album, field: "coverUrl", "must be http(s)://…, file://… or covers/<name>, not '\(value.prefix(60))'")
+        try checkCharacters(value, field: "coverUrl", album: album())
+        guard isAllowedCoverURL(value) else {
+            throw .invalidAlbum(album(), field: "coverUrl", "must be http(s)://…, file://… or covers/<name>, not '\(value.prefix(60))'")
         }
         return value
     }
 
-    private static func checkCharacters(_ value: String, field: String, album: String) throws(AlbumKitError) {
+    /// `http(s)://…`, `file://…` (any case), or `covers/<name>` with no `/` or `..` in the name.
+    private static func isAllowedCoverURL(_ value: String) -> Bool {
+        guard value.utf8.allSatisfy({ $0 < 0x80 }) else {
+            let lower = value.lowercased()
+            return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
+                || (value.hasPrefix("covers/") && value.count > 7 && !value.contains("..") && !value.dropFirst(7).contains("/"))
+        }
+        // ASCII, the usual case: decided byte by byte, with no lower-cased copy.
+        let bytes = value.utf8
+        func startsCaseless(_ prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            return bytes.count >= count && zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: count)).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        }
+        if startsCaseless("http://") || startsCaseless("https://") || startsCaseless("file://") { return true }
+        guard bytes.count > 7, bytes.starts(with: "covers/".utf8) else { return false }
+        let name = bytes.dropFirst(7)
+        return !name.contains(UInt8(ascii: "/")) && !zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") }
+    }
+
+    private static func checkCharacters(_ value: String, field: String, album: @autoclosure () -> String) throws(AlbumKitError) {
         if value.utf8.count > maxBytes {
-            throw .invalidAlbum(album, field: field, "is \(value.utf8.count) bytes; the limit is \(maxBytes)")
+            throw .invalidAlbum(album(), field: field, "is \(value.utf8.count) bytes; the limit is \(maxBytes)")
         }
         // Control characters are single bytes in UTF-8, never part of a longer sequence.
         if value.utf8.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {
-            throw .invalidAlbum(album, field: field, "holds a control character")
+            throw .invalidAlbum(album(), field: field, "holds a control character")
         }
     }
 }

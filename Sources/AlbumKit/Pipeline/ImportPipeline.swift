@@ -3,9 +3,11 @@ import Foundation
 /// `import`: source → stages in `import.stages` order → one commit → events.
 ///
 /// Reads every input through the source that recognises it (covers checked against their
-/// SHA-256 names and staged inside the library folder), runs each album through the stages,
-/// then — only when every stage has seen every album — stores the covers of the albums that
-/// arrive and merges them into the library as one step of history (one `undo` takes a whole
+/// SHA-256 names and written into the library's cover store, or staged beside it; see
+/// ``CoverStaging``) — the source reading ahead on one core while the covers are hashed and
+/// written on another (``ReadAhead``) — runs each album through the stages,
+/// then — only when every stage has seen every album — keeps the covers of the albums that
+/// arrive (durably; the others go) and merges them into the library as one step of history (one `undo` takes a whole
 /// import back, whatever its stages changed). Publishes `import.started`, `import.progress`,
 /// `pipeline.stageFinished` (one per stage, in order), `import.albumImported`,
 /// `import.finished` or `import.failed`. A failure anywhere leaves the library, covers
@@ -35,15 +37,17 @@ public struct ImportPipeline: Sendable {
         defer { staging?.discard() }
         do {
             let reader = InputReader(registry: registry, configuration: configuration, hub: hub, forcedSource: options.format)
-            let contents = try await reader.read(inputs, staging: &staging)
+            var contents = try await reader.read(inputs, staging: &staging)
             let store = library.storage.covers
             let batch = StageBatch(
                 library: try await library.snapshot(), options: options, hub: hub, carriedCovers: contents.covers,
                 isStored: { (try? await store.contains($0)) == true })
             var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
-            let survivors: [ImportItem]
+            // Moved out, so that the stages filter the one array in place.
+            var survivors = contents.items
+            contents.items = []
             do {
-                survivors = try await run.run(contents.items, batch: batch)
+                try await run.run(&survivors, batch: batch)
             } catch {
                 for report in run.reports where report.received > 0 { hub.publish(.stageFinished(report)) }
                 throw error
@@ -56,8 +60,8 @@ public struct ImportPipeline: Sendable {
             if options.dryRun {
                 report.plan = run.plan(with: survivors)
                 report.count(report.plan)
-            } else if let staging {
-                try await commit(survivors, staging: staging, into: library, report: &report)
+            } else if staging != nil {
+                try await commit(survivors, staging: &staging!, into: library, report: &report)
             }
             report.summary.skipped = run.duplicates
             report.summary.dropped = run.reports.reduce(0) { $0 + $1.dropped } - run.duplicates
@@ -71,7 +75,7 @@ public struct ImportPipeline: Sendable {
 
     /// Stores the covers the survivors carry, then merges them as one step of history; takes
     /// the covers back when the merge fails.
-    private func commit(_ survivors: [ImportItem], staging: CoverStaging, into library: Library, report: inout ImportReport) async throws {
+    private func commit(_ survivors: [ImportItem], staging: inout CoverStaging, into library: Library, report: inout ImportReport) async throws {
         let added = try await staging.commit(Set(survivors.compactMap { $0.cover?.key }))
         let outcomes: [(Album, ImportOutcome)]
         do {

@@ -35,7 +35,9 @@ struct InputReader {
         let source = try source(for: described)
         var carried: [String: CoverPayload] = [:]
         var state: StateFile?
-        for try await item in source.items(from: described, context: Self.context(for: source, configuration)) {
+        let items = ReadAhead(source.items(from: described, context: Self.context(for: source, configuration)))
+        defer { items.cancel() }
+        while let item = try await items.next() {
             switch item {
             case .album(let record, let label):
                 contents.items.append(ImportItem(record: record, label: label, input: input.path))

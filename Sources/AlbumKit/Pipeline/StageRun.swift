@@ -16,18 +16,21 @@ struct StageRun {
         reports = stages.map { StageReport(stage: $0.name) }
     }
 
-    /// Runs `items` through the stages; returns those that passed every one, in order. A
-    /// failure stops a real import with an error naming the album and the stage; a dry run
-    /// notes the album as invalid and goes on.
-    mutating func run(_ items: [ImportItem], batch: StageBatch) async throws -> [ImportItem] {
+    /// Runs `items` through the stages, leaving in it those that passed every one, in order
+    /// (in place: a large import never holds its albums twice). A failure stops a real import
+    /// with an error naming the album and the stage; a dry run notes the album as invalid and
+    /// goes on.
+    mutating func run(_ items: inout [ImportItem], batch: StageBatch) async throws {
         for index in stages.indices { try await stages[index].begin(batch) }
-        var survivors: [ImportItem] = []
-        survivors.reserveCapacity(items.count)
-        for item in items {
-            if let survivor = try await pass(item) { survivors.append(survivor) }
+        var kept = 0
+        for index in items.indices {
+            if let survivor = try await pass(items[index]) {
+                items[kept] = survivor
+                kept += 1
+            }
         }
+        items.removeLast(items.count - kept)
         for index in stages.indices { try await stages[index].end(batch) }
-        return survivors
     }
 
     /// The plan: each album's fate in input order, survivors by what the commit will do.

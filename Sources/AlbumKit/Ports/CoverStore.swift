@@ -25,11 +25,18 @@ public protocol CoverStore: Sendable {
     /// returns the keys it newly stored. A store may move the files in rather than copy them.
     /// When it throws, it has taken back what it stored.
     func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey]
+    /// The folder holding each cover as a plain file named `<sha256>.<ext>`, when the store
+    /// keeps them so: an import then writes new covers straight into it (under their final
+    /// names, flushed before the albums naming them are committed), instead of calling ``adopt(_:)``.
+    var filesFolder: URL? { get }
 }
 
 extension CoverStore {
     /// Stores that cannot name a place for a cover say nothing.
     public func location(of key: CoverKey) -> String? { nil }
+
+    /// Stores that are not a folder of files take new covers through ``adopt(_:)``.
+    public var filesFolder: URL? { nil }
 
     /// Reads each file and ``put(_:fileExtension:)``s its bytes.
     public func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey] {

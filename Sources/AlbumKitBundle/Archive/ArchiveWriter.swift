@@ -2,13 +2,20 @@ import AlbumKit
 import CArchive
 import Foundation
 
-/// One libarchive write handle (`archive *`) producing a pax tar, compressed as asked, into an
-/// open file descriptor; freed in `deinit`. Not `Sendable`: it stays inside one owner.
+/// One libarchive write handle (`archive *`) producing a pax tar into an open file descriptor,
+/// compressed as asked; freed in `deinit`. A compressed archive's tar stream goes in blocks to
+/// a ``CompressorThread``, which compresses beside this one. Not `Sendable`: it stays inside
+/// one owner.
 final class ArchiveWriter {
     private let handle: OpaquePointer
     private let entry: OpaquePointer
     private let path: String
     private let modified: time_t
+    private let compressor: CompressorThread?
+    private var closed = false
+
+    /// The size of the tar stream's blocks handed to the compressor.
+    private static let blockSize: Int32 = 256 * 1024
 
     /// Starts an archive written to `descriptor`; `path` names it in errors.
     init(descriptor: Int32, path: String, compression: BundleCompression, modified: Date = Date()) throws(AlbumKitError) {
@@ -19,46 +26,75 @@ final class ArchiveWriter {
         self.entry = entry
         self.path = path
         self.modified = time_t(modified.timeIntervalSince1970)
+        compressor = compression == .none ? nil : try CompressorThread(descriptor: descriptor, path: path, compression: compression)
         try ArchiveStatus.check(archive_write_set_format_pax_restricted(handle), handle, .unsupported, path)
-        let filter: (OpaquePointer?) -> Int32 =
-            switch compression {
-            case .gzip: archive_write_add_filter_gzip
-            case .zstd: archive_write_add_filter_zstd
-            case .xz: archive_write_add_filter_xz
-            case .none: archive_write_add_filter_none
-            }
-        try ArchiveStatus.check(filter(handle), handle, .unsupported, path)
-        try ArchiveStatus.check(archive_write_open_fd(handle, descriptor), handle, .fileSystem, path)
+        if let compressor {
+            try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.blockSize), handle, .fileSystem, path)
+            try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 1), handle, .fileSystem, path)
+            let context = Unmanaged.passUnretained(compressor).toOpaque()
+            // The write callback hands each block of the tar stream to the compressor.
+            let opened = archive_write_open2(handle, context, nil, { _, context, buffer, length in
+                guard let context, let buffer else { return -1 }
+                let compressor = Unmanaged<CompressorThread>.fromOpaque(context).takeUnretainedValue()
+                do {
+                    try compressor.write(Data(bytes: buffer, count: length))
+                    return length
+                } catch {
+                    return -1
+                }
+            }, nil, nil)
+            try ArchiveStatus.check(opened, handle, .fileSystem, path)
+        } else {
+            try ArchiveStatus.check(archive_write_open_fd(handle, descriptor), handle, .fileSystem, path)
+        }
     }
 
     deinit {
+        if !closed { compressor?.abandon() }
         archive_entry_free(entry)
         archive_write_free(handle)
     }
 
     /// Adds a regular file `name` holding `bytes`.
     func add(_ name: String, _ bytes: Data) throws {
+        try add(name, size: bytes.count) { write in try bytes.withUnsafeBytes { try write($0) } }
+    }
+
+    /// Adds a regular file `name` of `size` bytes, which `fill` writes through the function it
+    /// is given, in pieces of any size (their sum must be `size`).
+    func add(_ name: String, size: Int, _ fill: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         archive_entry_clear(entry)
         archive_entry_set_pathname_utf8(entry, name)
         archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG, a cast macro that does not import
         archive_entry_set_perm(entry, 0o644)
-        archive_entry_set_size(entry, Int64(bytes.count))
+        archive_entry_set_size(entry, Int64(size))
         archive_entry_set_mtime(entry, modified, 0)
-        try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, "\(path) entry \(name)")
-        try bytes.withUnsafeBytes { buffer in
+        let subject = "\(path) entry \(name)"
+        try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, subject)
+        var total = 0
+        try fill { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = archive_write_data(handle, buffer.baseAddress! + offset, buffer.count - offset)
-                offset += try ArchiveStatus.count(written, handle, .fileSystem, "\(path) entry \(name)")
+                offset += try ArchiveStatus.count(written, handle, .fileSystem, subject)
             }
+            total += buffer.count
         }
+        guard total == size else { throw AlbumKitError(.fileSystem, "\(subject): \(total) bytes written, \(size) announced") }
     }
 
     /// Writes the end of the archive and flushes the compressor.
     func close() throws(AlbumKitError) {
-        try ArchiveStatus.check(archive_write_close(handle), handle, .fileSystem, path)
+        closed = true
+        do {
+            try ArchiveStatus.check(archive_write_close(handle), handle, .fileSystem, path)
+        } catch {
+            compressor?.abandon()
+            throw error
+        }
+        try compressor?.finish()
     }
 
-    /// Bytes written to the file so far (compressed).
-    var bytesWritten: Int64 { archive_filter_bytes(handle, -1) }
+    /// Bytes written to the file (compressed); exact once the archive is closed.
+    var bytesWritten: Int64 { compressor?.bytesWritten ?? archive_filter_bytes(handle, -1) }
 }

@@ -36,9 +36,4 @@ struct ChecksumList {
         }
         self.lines = lines
     }
-
-    /// The text of a list naming `files` (path, hex digest) in that order.
-    static func render(_ files: [(path: String, digest: String)]) -> Data {
-        Data(files.map { "\($0.digest)  \($0.path)\n" }.joined().utf8)
-    }
 }

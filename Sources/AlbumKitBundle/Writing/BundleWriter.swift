@@ -1,9 +1,13 @@
 import AlbumKit
+import Crypto
 import Foundation
 
 /// Writes a library as a bundle (SPEC 3): `manifest.json` first, then `albums.json`,
 /// `state.json`, every cover once, and `checksums.sha256` last — streaming, one cover in
-/// memory at a time, to a temporary name renamed into place when complete.
+/// memory at a time, to a temporary name renamed into place when complete. Its memory does
+/// not grow with the library beyond the albums it is given: `albums.json` is written in
+/// pieces, and a cover's checksum line is its name (its bytes are hashed as they go out, and
+/// a stored cover whose bytes do not match its name gets the digest they do have).
 public struct BundleWriter: Sendable {
     /// How the archive is compressed.
     public var compression: BundleCompression
@@ -26,25 +30,65 @@ public struct BundleWriter: Sendable {
         let total = snapshot.albums.count
         let file = try TemporaryFile(beside: destination)
         let archive = try ArchiveWriter(descriptor: file.descriptor, path: path, compression: compression)
-        var sums: [(path: String, digest: String)] = []
+        var sums = BundleChecksums()
         func add(_ name: String, _ bytes: Data) throws {
             try archive.add(name, bytes)
-            sums.append((name, SHA256Digest.hex(of: bytes)))
+            sums.file(name, digest: SHA256Digest.hex(of: bytes))
         }
         let json = JSONFormat()
         try add("manifest.json", try json.encode(BundleManifest(albumCount: total, generator: generator)))
-        try add("albums.json", try json.encode(snapshot.albums))
+        let listSize = try json.writeAlbums(snapshot.albums) { _ in }
+        var listHash = SHA256()
+        try archive.add("albums.json", size: listSize) { write in
+            try json.writeAlbums(snapshot.albums) { bytes in
+                listHash.update(bufferPointer: bytes)
+                try write(bytes)
+            }
+        }
+        sums.file("albums.json", digest: SHA256Digest.hex(listHash.finalize()))
         try add("state.json", try json.encode(try await contents.stateFile()))
         hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
         for key in coverKeys {
             guard let bytes = try await contents.coverBytes(key) else { continue }
-            try add(key.bundlePath, bytes)
+            try archive.add(key.bundlePath, bytes)
+            sums.cover(key, digest: SHA256Digest.hex(of: bytes))
             hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
         }
-        try archive.add(ChecksumList.entryName, ChecksumList.render(sums))
+        try archive.add(ChecksumList.entryName, size: sums.textSize) { write in try sums.writeText(to: write) }
         try archive.close()
         try file.commit()
         return archive.bytesWritten
+    }
+}
+
+/// The lines of `checksums.sha256`, kept small: whole lines for the few list files, and for
+/// each cover only its key (its name is its digest) unless its bytes hash to something else.
+private struct BundleChecksums {
+    private var files: [(path: String, digest: String)] = []
+    private var covers: [CoverKey] = []
+    private var unexpected: [Int: String] = [:]
+
+    mutating func file(_ path: String, digest: String) { files.append((path, digest)) }
+
+    mutating func cover(_ key: CoverKey, digest: String) {
+        if digest != key.sha256 { unexpected[covers.count] = digest }
+        covers.append(key)
+    }
+
+    /// The size of the text, in bytes.
+    var textSize: Int {
+        files.reduce(0) { $0 + 67 + $1.path.utf8.count } + covers.reduce(0) { $0 + 67 + $1.bundlePath.utf8.count }
+    }
+
+    /// Hands the text to `write`, a line at a time.
+    func writeText(to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        for (path, digest) in files { try line(digest, path, write) }
+        for (index, key) in covers.enumerated() { try line(unexpected[index] ?? key.sha256, key.bundlePath, write) }
+    }
+
+    private func line(_ digest: String, _ path: String, _ write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var text = "\(digest)  \(path)\n"
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 }

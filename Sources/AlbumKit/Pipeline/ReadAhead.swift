@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+/// Pulls a source's items in a task of its own, up to ``budget`` bytes ahead of the consumer,
+/// so that the source's work (inflating an archive, checking its checksums) runs on one core
+/// while the consumer's (hashing covers, writing them) runs on another. Items arrive in order;
+/// an error of the source arrives after the items before it. Dropping the consumer's side
+/// (``cancel()``) stops the reading.
+final class ReadAhead: Sendable {
+    /// How many bytes of items may wait (a cover counts its bytes, anything else a little).
+    static let budget = 8 << 20
+
+    private struct State {
+        var waiting: [SourceItem] = []
+        var head = 0
+        var bytes = 0
+        /// Set when the source has ended: nil for its end, or its error.
+        var end: Result<Void, any Error>?
+        var cancelled = false
+        var consumer: CheckedContinuation<Void, Never>?
+        var producer: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    /// Starts reading `items`.
+    init(_ items: AsyncThrowingStream<SourceItem, any Error>) {
+        let reading = Task { [self] in
+            do {
+                for try await item in items {
+                    guard await put(item) else { return }
+                }
+                finish(.success(()))
+            } catch {
+                finish(.failure(error))
+            }
+        }
+        task.withLock { $0 = reading }
+    }
+
+    /// The next item, nil at the end; throws the source's error in its place.
+    func next() async throws -> SourceItem? {
+        while true {
+            let taken: (item: SourceItem?, end: Result<Void, any Error>?, wake: CheckedContinuation<Void, Never>?) = state.withLock { state in
+                guard state.head < state.waiting.count else { return (nil, state.end, nil) }
+                // The slot lets go of the item at once (a cover's bytes are freed when used).
+                let item = state.waiting[state.head]
+                state.waiting[state.head] = Self.taken
+                state.head += 1
+                state.bytes -= Self.size(of: item)
+                if state.head == state.waiting.count {
+                    state.waiting.removeAll(keepingCapacity: true)
+                    state.head = 0
+                } else if state.head >= 1024, state.head * 2 >= state.waiting.count {
+                    state.waiting.removeFirst(state.head)
+                    state.head = 0
+                }
+                let wake = state.bytes <= Self.budget / 2 ? state.producer.take() : nil
+                return (item, nil, wake)
+            }
+            taken.wake?.resume()
+            if let item = taken.item { return item }
+            if let end = taken.end {
+                try end.get()
+                return nil
+            }
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state in
+                    guard state.head == state.waiting.count, state.end == nil else { return true }
+                    state.consumer = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        }
+    }
+
+    /// Stops the reading (the consumer gave up).
+    func cancel() {
+        let wake = state.withLock { state in
+            state.cancelled = true
+            return state.producer.take()
+        }
+        wake?.resume()
+        task.withLock { $0?.cancel() }
+    }
+
+    /// Queues `item`, waiting while too much is queued; false when the consumer gave up.
+    private func put(_ item: SourceItem) async -> Bool {
+        let (accepted, wake, full): (Bool, CheckedContinuation<Void, Never>?, Bool) = state.withLock { state in
+            guard !state.cancelled else { return (false, nil, false) }
+            state.waiting.append(item)
+            state.bytes += Self.size(of: item)
+            return (true, state.consumer.take(), state.bytes > Self.budget)
+        }
+        wake?.resume()
+        guard accepted else { return false }
+        guard full else { return true }
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                guard state.bytes > Self.budget / 2, !state.cancelled else { return true }
+                state.producer = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        return state.withLock { !$0.cancelled }
+    }
+
+    private func finish(_ end: Result<Void, any Error>) {
+        let wake = state.withLock { state in
+            state.end = end
+            return state.consumer.take()
+        }
+        wake?.resume()
+    }
+
+    /// What a slot holds once its item is taken: nothing to free.
+    private static let taken = SourceItem.progress(bytesRead: 0, totalBytes: nil)
+
+    private static func size(of item: SourceItem) -> Int {
+        if case .cover(_, let bytes) = item { return bytes.count + 256 }
+        return 256
+    }
+}
