@@ -64,11 +64,10 @@ enum AlbumJSON {
 extension Library {
     /// Every album with its position and cover state, for output.
     func rows() async throws -> [AlbumJSON.Row] {
-        var rows: [AlbumJSON.Row] = []
-        for (index, album) in try await albums().enumerated() {
-            rows.append(AlbumJSON.Row(position: index + 1, album: album, cover: await coverState(of: album)))
+        let albums = try await albums()
+        return zip(albums, await coverStates(of: albums)).enumerated().map { index, row in
+            AlbumJSON.Row(position: index + 1, album: row.0, cover: row.1)
         }
-        return rows
     }
 
     /// One album with its position, cover state and stored cover, for `show` and `current`.
