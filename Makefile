@@ -2,17 +2,23 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
 	@echo "make demo       build, then init the default library from the starter, list, add, remove, undo, export"
-	@echo "make test       build and run every test"
+	@echo "make test       build and run every test (the Swift tests, then browser-test)"
+	@echo "make browser-test  the serve tests: JSON API against the binary, the page in headless Chromium (Tests/Browser)"
+	@echo "make soak       10 minutes of steady API load on a release albumkit serve: peak RSS, leak check"
 	@echo "make bundles    regenerate Bundles/starter and Bundles/starter.tar.gz"
 	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
 	@echo "make clean      remove build products"
+	@echo "make install    build (CONFIG=release) and install albumkit, its man page and bash/zsh/fish completions under DESTDIR/PREFIX (/usr/local)"
+	@echo "make uninstall  remove what make install installed"
+	@echo "make fuzz       build the libFuzzer targets (Fuzz/) and run each for 1 000 000 executions"
+	@echo "make fuzz-ci    the same, 20 seconds per target (CI)"
 
 setup:
 	scripts/install-deps.sh
@@ -23,6 +29,16 @@ build:
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) browser-test
+
+# The serve tests (Tests/Browser, pytest + Playwright on Debian's chromium); artifacts in .build/test-artifacts.
+browser-test:
+	$(SWIFT) build --product albumkit
+	python3 -m pytest -q Tests/Browser
+
+soak:
+	$(SWIFT) build -c release --product albumkit --scratch-path $(BENCH_SCRATCH)
+	python3 Benchmarks/serve_soak.py --bin $(BENCH_SCRATCH)/release --minutes 10
 
 # The main job on the embedded default library ($$XDG_DATA_HOME/albumkit or ~/.local/share/albumkit).
 demo: build
@@ -58,4 +74,34 @@ postgres-stop:
 	scripts/postgres-server.sh stop
 
 clean:
-	rm -rf .build albumkit-demo-export.tar.gz
+	rm -rf .build Fuzz/.build albumkit-demo-export.tar.gz
+
+# The binary, a man page generated from the commands (swift-argument-parser's generate-manual
+# plugin; the page does not depend on CONFIG, so it comes from the everyday debug build) and
+# the completion scripts the binary writes itself.
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIG ?= release
+MAN_PAGE := .build/plugins/GenerateManual/outputs/albumkit/albumkit.1
+INSTALLED := $(DESTDIR)$(PREFIX)
+install:
+	$(SWIFT) build -c $(CONFIG) --product albumkit
+	$(SWIFT) package plugin generate-manual --configuration debug
+	install -d $(INSTALLED)/bin $(INSTALLED)/share/man/man1 $(INSTALLED)/share/bash-completion/completions \
+		$(INSTALLED)/share/zsh/site-functions $(INSTALLED)/share/fish/vendor_completions.d
+	install -m 755 .build/$(CONFIG)/albumkit $(INSTALLED)/bin/albumkit
+	install -m 644 $(MAN_PAGE) $(INSTALLED)/share/man/man1/albumkit.1
+	.build/$(CONFIG)/albumkit --generate-completion-script bash > $(INSTALLED)/share/bash-completion/completions/albumkit
+	.build/$(CONFIG)/albumkit --generate-completion-script zsh > $(INSTALLED)/share/zsh/site-functions/_albumkit
+	.build/$(CONFIG)/albumkit --generate-completion-script fish > $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish
+
+uninstall:
+	rm -f $(INSTALLED)/bin/albumkit $(INSTALLED)/share/man/man1/albumkit.1 $(INSTALLED)/share/bash-completion/completions/albumkit \
+		$(INSTALLED)/share/zsh/site-functions/_albumkit $(INSTALLED)/share/fish/vendor_completions.d/albumkit.fish
+
+# libFuzzer targets over every input reader (Fuzz/README.md); findings land in Fuzz/.build/artifacts.
+fuzz:
+	Fuzz/run.sh --runs 1000000
+
+fuzz-ci:
+	Fuzz/run.sh --seconds 20

@@ -14,6 +14,13 @@ let package = Package(
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "HTTPCovers", targets: ["HTTPCovers"]),
+        .library(name: "AlbumKitServer", targets: ["AlbumKitServer"]),
+        .library(name: "SourceSupport", targets: ["SourceSupport"]),
+        .library(name: "ITunesSource", targets: ["ITunesSource"]),
+        .library(name: "DiscogsSource", targets: ["DiscogsSource"]),
+        .library(name: "RYMSource", targets: ["RYMSource"]),
+        .library(name: "BeetsSource", targets: ["BeetsSource"]),
+        .library(name: "KodiSource", targets: ["KodiSource"]),
         .executable(name: "albumkit", targets: ["albumkit"]),
     ],
     dependencies: [
@@ -25,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -46,6 +55,7 @@ let package = Package(
             name: "AlbumKitCLI",
             dependencies: [
                 "AlbumKit",
+                "AlbumKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -53,7 +63,10 @@ let package = Package(
         // The one registry of installed adapters: the binary, the tests and the benchmarks use it.
         .target(
             name: "AlbumKitInstalled",
-            dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers"]
+            dependencies: [
+                "AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers",
+                "ITunesSource", "DiscogsSource", "RYMSource", "BeetsSource", "KodiSource",
+            ]
         ),
         .executableTarget(name: "albumkit", dependencies: ["AlbumKitCLI", "AlbumKitInstalled"]),
         .executableTarget(name: "embed-files", path: "Sources/EmbedFiles"),
@@ -111,9 +124,40 @@ let package = Package(
         ),
         .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled"]),
         .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
-        .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "albumkit"]),
+        // serve: the page (Page/, embedded at build time), the JSON API and the event stream.
+        .target(
+            name: "AlbumKitServer",
+            dependencies: [
+                "AlbumKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            exclude: ["Page"],
+            plugins: ["EmbedStarterPlugin"]
+        ),
+        .testTarget(name: "AlbumKitServerTests", dependencies: ["AlbumKitServer", "AlbumKit"]),
+        .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "albumkit"]),
         // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.
         .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle"]),
+        // Sources people already have (SPEC 9): shared readers, then one plugin per format.
+        .target(name: "SourceSupport", dependencies: ["AlbumKit"], path: "Plugins/SourceSupport"),
+        .target(name: "ITunesSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/ITunesSource"),
+        .target(name: "DiscogsSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/DiscogsSource"),
+        .target(name: "RYMSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/RYMSource"),
+        .target(
+            name: "BeetsSource",
+            dependencies: [
+                "AlbumKit", "SourceSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Plugins/BeetsSource"
+        ),
+        .target(name: "KodiSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/KodiSource"),
+        .testTarget(name: "SourceSupportTests", dependencies: ["SourceSupport", "AlbumKit", "AlbumKitTesting"]),
+        .testTarget(name: "ITunesSourceTests", dependencies: ["ITunesSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(name: "CSVExportSourcesTests", dependencies: ["DiscogsSource", "RYMSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(name: "BeetsSourceTests", dependencies: ["BeetsSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(name: "KodiSourceTests", dependencies: ["KodiSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
         .testTarget(name: "AlbumKitRowStoreTests", dependencies: ["AlbumKitRowStore", "AlbumKit"]),
     ]
 )

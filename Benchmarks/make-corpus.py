@@ -3,15 +3,17 @@
 
     Benchmarks/make-corpus.py bundle  --albums N [--cover-bytes B] [--formats tar.gz,…] OUT
     Benchmarks/make-corpus.py library --albums N OUT
+    Benchmarks/make-corpus.py itunes  --tracks N OUT
 
 `bundle` writes OUT/bundle-N/ laid out as SPEC 3 (manifest.json, albums.json,
 covers/<sha256>.png, checksums.sha256), with one real PNG of about B bytes per album (noise,
 so it does not compress, like photographs), and the same bundle as OUT/bundle-N.<format> for
 each format asked (tar.gz, tar.zst, tar.xz, tar, zip; default all). `library` writes
 OUT/library-N.json and OUT/library-N.plist: albumkit libraries of N albums without covers.
-A file that exists is kept: OUT is a cache, so give each seed and cover size its own OUT.
+`itunes` writes OUT/itunes-N.xml: an iTunes `Library.xml` of N tracks (about ten an album) with
+iTunes's keys, written by `plistlib`. A file that exists is kept: OUT is a cache, so give each seed and cover size its own OUT.
 """
-import argparse, gzip, hashlib, json, lzma, os, plistlib, random, struct, subprocess, tarfile, zipfile, zlib
+import argparse, datetime, gzip, hashlib, json, lzma, os, plistlib, random, struct, subprocess, tarfile, urllib.parse, zipfile, zlib
 
 FORMATS = ["tar.gz", "tar.zst", "tar.xz", "tar", "zip"]
 CREATED = "2026-01-01T00:00:00Z"
@@ -124,16 +126,59 @@ def library(out, count, seed):
         write(plist_path, plistlib.dumps(document, fmt=plistlib.FMT_XML))
 
 
+def itunes(out, count, seed):
+    """OUT/itunes-N.xml: an iTunes library of N tracks, about ten an album, every track with the
+    keys iTunes writes, and the master playlist listing them all."""
+    path = os.path.join(out, "itunes-%d.xml" % count)
+    if os.path.exists(path):
+        return
+    rng = random.Random(seed)
+    added = datetime.datetime(2020, 1, 1, 12, 0, 0)
+    tracks = {}
+    album = None
+    for index in range(count):
+        if album is None or rng.random() < 0.1:
+            album = (" ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3))) + " %d" % index, rng.choice(ARTISTS),
+                     rng.random() < 0.1, rng.randint(1950, 2025))
+        title, artist, compilation, year = album
+        track_id = 1000 + 2 * index
+        track = {"Track ID": track_id, "Size": rng.randint(2_000_000, 12_000_000), "Total Time": rng.randint(60_000, 600_000),
+                 "Disc Number": 1, "Disc Count": 1, "Track Number": index % 12 + 1, "Track Count": 12, "Year": year,
+                 "Date Modified": added, "Date Added": added, "Bit Rate": 256, "Sample Rate": 44100, "Play Count": rng.randint(0, 50),
+                 "Persistent ID": "%016X" % rng.getrandbits(64), "Track Type": "File", "Kind": "MPEG audio file",
+                 "Name": " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4))),
+                 "Artist": rng.choice(ARTISTS) if compilation else artist, "Album": title, "Genre": rng.choice(GENRES) or "Pop",
+                 "Location": "file://localhost/Users/me/Music/iTunes/iTunes%%20Media/Music/%s/%s/%02d%%20Track.mp3"
+                             % (urllib.parse.quote(artist), urllib.parse.quote(title), index % 12 + 1)}
+        if compilation:
+            track["Compilation"] = True
+        else:
+            track["Album Artist"] = artist
+        tracks[str(track_id)] = track
+    library = {"Major Version": 1, "Minor Version": 1, "Date": added, "Application Version": "12.13.2.3", "Features": 5,
+               "Show Content Ratings": True, "Music Folder": "file://localhost/Users/me/Music/iTunes/iTunes%20Media/",
+               "Library Persistent ID": "0123456789ABCDEF", "Tracks": tracks,
+               "Playlists": [{"Name": "Library", "Master": True, "Playlist ID": 1, "Playlist Persistent ID": "FEDCBA9876543210",
+                              "Visible": False, "All Items": True, "Playlist Items": [{"Track ID": int(key)} for key in tracks]}]}
+    write(path, plistlib.dumps(library, fmt=plistlib.FMT_XML, sort_keys=False))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=["bundle", "library"])
+    parser.add_argument("kind", choices=["bundle", "library", "itunes"])
     parser.add_argument("out")
-    parser.add_argument("--albums", type=int, required=True)
+    parser.add_argument("--albums", type=int)
+    parser.add_argument("--tracks", type=int)
     parser.add_argument("--cover-bytes", type=int, default=30_000)
     parser.add_argument("--formats", default=",".join(FORMATS))
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
     os.makedirs(options.out, exist_ok=True)
+    if options.kind == "itunes":
+        itunes(options.out, options.tracks, options.seed)
+        return
+    if options.albums is None:
+        parser.error("--albums is required for %s" % options.kind)
     if options.kind == "library":
         library(options.out, options.albums, options.seed)
         return

@@ -11,24 +11,26 @@ BENCHMARKS.md (between its markers, so notes outside them stay); `--quick` runs 
 small sizes (a smoke test for CI: nothing is asserted) and writes to the work folder.
 Exits non-zero when a row fails (a missing optional backend is "not available", not a failure).
 
-Groups (for --only): import, formats, export, list, hub, backends, covers.
+Groups (for --only): import, formats, export, list, hub, backends, covers, sources.
 """
 import argparse, contextlib, datetime, http.server, importlib.util, json, os, platform, re, shutil, statistics
 import subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-GROUPS = ["import", "formats", "export", "list", "hub", "backends", "covers"]
+GROUPS = ["import", "formats", "export", "list", "hub", "backends", "covers", "serve", "sources"]
 BEGIN = "<!-- make bench: generated from here to the end marker; edit outside the markers -->"
 END = "<!-- make bench: end of generated part -->"
 
 FULL = dict(runs=5, imports=[1000, 10000], formats=1000, list=100_000, hub_events=200_000, hub_rounds=5,
             backend_albums=100_000, backend_ops={"json": 20, "plist": 10, "bundle": 10, "sqlite": 200, "postgres": 200},
-            covers=1000)
+            covers=1000, serve=dict(albums=100_000, seconds=30, changes=100), itunes_tracks=50_000)
 QUICK = dict(runs=1, imports=[100, 300], formats=100, list=2000, hub_events=20_000, hub_rounds=2,
              backend_albums=1000, backend_ops={"json": 5, "plist": 5, "bundle": 5, "sqlite": 5, "postgres": 5},
-             covers=100)
+             covers=100, serve=dict(albums=2000, seconds=2, changes=5), itunes_tracks=2000)
 
+serve_bench = importlib.util.module_from_spec(importlib.util.spec_from_file_location("serve_bench", os.path.join(HERE, "serve_bench.py")))
+serve_bench.__spec__.loader.exec_module(serve_bench)
 corpus = importlib.util.module_from_spec(importlib.util.spec_from_file_location("corpus", os.path.join(HERE, "make-corpus.py")))
 corpus.__spec__.loader.exec_module(corpus)
 
@@ -276,6 +278,25 @@ class Bench:
                     raise Failure("the cache-hit re-run made %d requests" % server.requests)
             self.guarded("covers", "covers fetch", row)
 
+    def serve(self):
+        with postgres_database(self.notes) as url:
+            self.tables["serve"] = serve_bench.rows(self, url)
+        self.failures += ["serve: %s" % row["failed"] for row in self.tables["serve"] if "failed" in row and "PostgreSQL" not in row["failed"]]
+
+    def sources(self):
+        count = self.sizes["itunes_tracks"]
+        run([sys.executable, os.path.join(HERE, "make-corpus.py"), "itunes", "--tracks", str(count), self.corpus])
+        path = os.path.join(self.corpus, "itunes-%d.xml" % count)
+        def row():
+            library = self.fresh_library("itunes-lib")
+            ours = Side("`albumkit import --dry-run`", self.albumkit(library, "import", "--dry-run", path), env=self.env)
+            reference = Side("Python `plistlib.load`", [sys.executable, "-c", "import plistlib, sys; plistlib.load(open(sys.argv[1], 'rb'))", path])
+            self.compare("sources", "read a %s-track iTunes Library.xml" % "{:,}".format(count), ours, [reference], aim=1.0, count=count)
+            output = run(self.albumkit(library, "import", "--dry-run", path), env=self.env, stdout=subprocess.PIPE).decode()
+            if "Would import: 0 added" in output or "Would import" not in output:
+                raise Failure("the dry run read no albums: %s" % output.strip()[:200])
+        self.guarded("sources", "itunes", row)
+
     # -- report --------------------------------------------------------------------------------
 
     def markdown(self, started, finished):
@@ -292,7 +313,9 @@ class Bench:
         lines += self.hub_table()
         lines += self.backend_table()
         lines += self.side_by_side("`covers fetch` from a local HTTP server vs `xargs -P 8 curl`", "covers", "aim ≤ 1.5×")
+        lines += self.side_by_side("Sources people already have vs Python", "sources", "aim ≤ 1.0×")
         lines += self.memory()
+        lines += serve_bench.markdown(self.tables["serve"])
         if self.notes or self.failures:
             lines += ["", "Notes:"] + ["- " + note for note in self.notes] + ["- FAILED " + failure for failure in self.failures]
         return "\n".join(lines + ["", END]) + "\n"
@@ -362,7 +385,7 @@ class Bench:
             if group in chosen:
                 print("bench: %s …" % group, file=sys.stderr, flush=True)
                 {"import": self.imports, "formats": self.formats, "export": self.export, "list": self.listing,
-                 "hub": self.hub, "backends": self.backends, "covers": self.covers}[group]()
+                 "hub": self.hub, "backends": self.backends, "covers": self.covers, "serve": self.serve, "sources": self.sources}[group]()
         shutil.rmtree(self.scratch, ignore_errors=True)
         text = self.markdown(started, datetime.datetime.now(datetime.timezone.utc))
         write_report(self.options.output, text)

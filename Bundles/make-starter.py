@@ -4,12 +4,15 @@ geometry, no third-party artwork), laid out as SPEC 3's unpacked bundle. Determi
 running it again gives the same bytes."""
 import hashlib, json, math, os, struct, sys, zlib
 
+# (id, title, artist, genre, year, cover colours). Titles, artists and years as released:
+# Best of Bowie (2002), No Doubt's "It's My Life" (2003), Sting's "...Nothing Like the Sun"
+# (1987), U2's "Staring at the Sun" (1997), Madonna's "American Pie" (2000).
 ALBUMS = [
-    ("starter-best-of-bowie", "Best of Bowie", "David Bowie", "1992", ((230, 80, 60), (40, 30, 90))),
-    ("starter-its-my-life", "It's My Life", "No Doubt", "2003", ((250, 200, 40), (200, 40, 120))),
-    ("starter-nothing-like-the-sun", "Nothing Like The Sun", "Sting", "1999", ((60, 150, 220), (250, 240, 200))),
-    ("starter-staring-at-the-sun", "Staring at the Sun", "U2", "2000", ((250, 150, 30), (20, 20, 30))),
-    ("starter-american-pie", "American Pie", "Madonna", "2000", ((200, 30, 50), (30, 60, 160))),
+    ("starter-best-of-bowie", "Best of Bowie", "David Bowie", "Rock", "2002", ((230, 80, 60), (40, 30, 90))),
+    ("starter-its-my-life", "It's My Life", "No Doubt", "Pop", "2003", ((250, 200, 40), (200, 40, 120))),
+    ("starter-nothing-like-the-sun", "...Nothing Like the Sun", "Sting", "Pop", "1987", ((60, 150, 220), (250, 240, 200))),
+    ("starter-staring-at-the-sun", "Staring at the Sun", "U2", "Rock", "1997", ((250, 150, 30), (20, 20, 30))),
+    ("starter-american-pie", "American Pie", "Madonna", "Pop", "2000", ((200, 30, 50), (30, 60, 160))),
 ]
 SIZE = 256
 
@@ -46,12 +49,12 @@ def cover(index, top, bottom):
 def main(out):
     os.makedirs(os.path.join(out, "covers"), exist_ok=True)
     albums = []
-    for index, (album_id, title, artist, year, (top, bottom)) in enumerate(ALBUMS):
+    for index, (album_id, title, artist, genre, year, (top, bottom)) in enumerate(ALBUMS):
         data = cover(index, top, bottom)
         name = "covers/%s.png" % hashlib.sha256(data).hexdigest()
         with open(os.path.join(out, name), "wb") as handle:
             handle.write(data)
-        albums.append({"id": album_id, "title": title, "artist": artist, "genre": "Pop", "year": year, "coverUrl": name})
+        albums.append({"id": album_id, "title": title, "artist": artist, "genre": genre, "year": year, "coverUrl": name})
     files = {
         "manifest.json": {"format": "albumkit-bundle", "version": 1, "created": "2026-11-22T00:00:00Z",
                           "generator": "albumkit make-starter.py", "albumCount": len(albums)},

@@ -4,20 +4,28 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `http`: `http(s)://` covers through async-http-client.
 ///
-/// Every hop of a redirect chain (at most 5) is checked against the scheme allow-list and
-/// the address policy before it is requested; the whole transfer has `timeoutSeconds`;
-/// reading stops past `maxBytes`; connection errors and 5xx answers are retried with
-/// backoff, nothing else is. Whether the bytes are an image is the cover service's call,
-/// from their magic bytes.
+/// Every hop of a redirect chain (at most 5) is checked against the scheme allow-list; its
+/// host is resolved once by the ``AddressPolicy``, which refuses link-local and metadata
+/// addresses, and the request goes only to the addresses checked, in order
+/// (async-http-client's `dnsOverride` pins the name to one, while the Host header and the
+/// TLS server name and certificate check keep the name), so a second DNS answer can never
+/// redirect it. The whole transfer has `timeoutSeconds`; reading stops past `maxBytes`. An
+/// address that refuses the connection is passed over at once (the next one is tried; when
+/// none is left the fetch fails with a short message); a connection that breaks and 5xx
+/// answers are retried with backoff, nothing else is. Whether the bytes are an image is the cover service's call, from their magic bytes.
 public final class HTTPCoverFetcher: CoverFetcher {
     /// How many redirects one fetch follows.
     public static let maxRedirects = 5
     /// How many times a request is tried in all.
     public static let attempts = 3
 
-    private let client: HTTPClient
+    private let configuration: HTTPClient.Configuration
     private let allowedSchemes: Set<String>
     private let timeout: TimeAmount
     private let policy: AddressPolicy
@@ -29,7 +37,10 @@ public final class HTTPCoverFetcher: CoverFetcher {
         configuration.redirectConfiguration = .disallow
         let timeout = TimeAmount.milliseconds(Int64(covers.timeoutSeconds * 1000))
         configuration.timeout = .init(connect: timeout, read: timeout)
-        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // Otherwise the pool retries a refused connection until the connect timeout; this
+        // fetcher decides itself what is worth retrying.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        self.configuration = configuration
         self.allowedSchemes = Set(covers.allowedSchemes.map { $0.lowercased() }).intersection(["http", "https"])
         self.timeout = timeout
         self.policy = policy
@@ -46,11 +57,11 @@ public final class HTTPCoverFetcher: CoverFetcher {
         var url = request.reference
         var visited: Set<String> = []
         for _ in 0...Self.maxRedirects {
-            try await check(url, original: request.reference)
+            let target = try resolve(url, original: request.reference)
             guard visited.insert(url).inserted else {
                 throw AlbumKitError(.unreadableInput, "\(request.reference): redirect loop through \(url)")
             }
-            switch try await get(url, maxBytes: request.maxBytes, deadline: deadline, original: request.reference) {
+            switch try await get(url, at: target, maxBytes: request.maxBytes, deadline: deadline, original: request.reference) {
             case .body(let bytes): return bytes
             case .redirect(let location): url = location
             }
@@ -58,45 +69,63 @@ public final class HTTPCoverFetcher: CoverFetcher {
         throw AlbumKitError(.unreadableInput, "\(request.reference): more than \(Self.maxRedirects) redirects")
     }
 
-    public func shutdown() async { try? await client.shutdown() }
-
     private enum Answer {
         case body(Data)
         case redirect(String)
     }
 
-    /// One hop, tried up to ``attempts`` times on connection errors and 5xx answers.
-    private func get(_ url: String, maxBytes: Int, deadline: NIODeadline, original: String) async throws -> Answer {
+    /// Where one hop goes: its host as the URL names it, and the addresses checked for it.
+    private struct Target {
+        let host: String
+        let port: Int
+        let addresses: [String]
+    }
+
+    /// One hop, tried up to ``attempts`` times when the connection breaks or the server answers 5xx.
+    private func get(_ url: String, at target: Target, maxBytes: Int, deadline: NIODeadline, original: String) async throws -> Answer {
         var attempt = 1
         while true {
             do {
-                return try await getOnce(url, maxBytes: maxBytes, deadline: deadline, original: original)
+                return try await getOnce(url, at: target, maxBytes: maxBytes, deadline: deadline, original: original)
             } catch let error as RetryableFailure where attempt < Self.attempts && NIODeadline.now() < deadline {
                 _ = error
                 try await Task.sleep(for: .milliseconds(100 * (1 << attempt)))
                 attempt += 1
             } catch let error as RetryableFailure {
-                throw AlbumKitError(.fileSystem, "\(original): \(error.reason) (after \(attempt) attempts)")
+                throw AlbumKitError(.connection, "\(original): \(error.reason) (after \(attempt) attempts)")
             }
         }
     }
 
     private struct RetryableFailure: Error { let reason: String }
 
-    private func getOnce(_ url: String, maxBytes: Int, deadline: NIODeadline, original: String) async throws -> Answer {
+    private func getOnce(_ url: String, at target: Target, maxBytes: Int, deadline: NIODeadline, original: String) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept", value: "image/*")
-        let response: HTTPClientResponse
-        do {
-            response = try await client.execute(request, deadline: deadline)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw AlbumKitError(.fileSystem, "\(original): timed out after \(timeout.nanoseconds / 1_000_000_000) seconds (covers.timeoutSeconds)")
-        } catch let error as HTTPClientError {
-            throw RetryableFailure(reason: "cannot connect to \(Self.hostAndPort(url)): \(error)")
-        } catch {
-            throw RetryableFailure(reason: "cannot connect to \(Self.hostAndPort(url)): \(error)")
+        var refused: [String] = []
+        for address in target.addresses {
+            let answer = try await withClient(pinning: target.host, to: address) { client -> Answer? in
+                let response: HTTPClientResponse
+                do {
+                    response = try await client.execute(request, deadline: deadline)
+                } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+                    throw timedOut(original)
+                } catch where Self.isRefusal(error) {
+                    refused.append(address)
+                    return nil
+                } catch {
+                    throw RetryableFailure(reason: "cannot reach \(target.host) (\(address) port \(target.port)): \(error)")
+                }
+                return try await interpret(response, url: url, maxBytes: maxBytes, original: original)
+            }
+            if let answer { return answer }
         }
+        throw AlbumKitError(.connection, "\(original): connection refused by \(refused.joined(separator: ", ")) port \(target.port)")
+    }
+
+    /// What one response means: the body, a redirect, or a failure (5xx ones worth retrying).
+    private func interpret(_ response: HTTPClientResponse, url: String, maxBytes: Int, original: String) async throws -> Answer {
         switch response.status.code {
         case 200..<300:
             return .body(try await read(response.body, maxBytes: maxBytes, original: original))
@@ -112,6 +141,22 @@ public final class HTTPCoverFetcher: CoverFetcher {
         }
     }
 
+    /// Runs `body` with a client that connects `host` to `address` only; one client per
+    /// connection attempt, since async-http-client fixes its DNS overrides when it is made.
+    private func withClient<T>(pinning host: String, to address: String, _ body: (HTTPClient) async throws -> T) async throws -> T {
+        var configuration = configuration
+        if !AddressPolicy.isNumeric(host) { configuration.dnsOverride = [host: address] }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let result = try await body(client)
+            try? await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
     private func read(_ body: HTTPClientResponse.Body, maxBytes: Int, original: String) async throws -> Data {
         var bytes = Data()
         do {
@@ -122,24 +167,32 @@ public final class HTTPCoverFetcher: CoverFetcher {
                 }
             }
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
-            throw AlbumKitError(.fileSystem, "\(original): timed out after \(timeout.nanoseconds / 1_000_000_000) seconds (covers.timeoutSeconds)")
+            throw timedOut(original)
         }
         return bytes
     }
 
-    private func check(_ url: String, original: String) async throws {
+    private func timedOut(_ original: String) -> AlbumKitError {
+        AlbumKitError(.connection, "\(original): timed out after \(timeout.nanoseconds / 1_000_000_000) seconds (covers.timeoutSeconds)")
+    }
+
+    /// Checks the scheme and resolves the host once, through the address policy.
+    private func resolve(_ url: String, original: String) throws -> Target {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host else {
             throw AlbumKitError(.unreadableInput, "\(original): '\(url)' is not a usable URL")
         }
         guard allowedSchemes.contains(scheme) else {
             throw AlbumKitError(.unsupported, "\(original): the scheme of \(url) is not in covers.allowedSchemes")
         }
-        try policy.check(host: host, port: parsed.port ?? (scheme == "https" ? 443 : 80), reference: original)
+        let port = parsed.port ?? (scheme == "https" ? 443 : 80)
+        return Target(host: host, port: port, addresses: try policy.addresses(for: host, port: port, reference: original))
     }
 
-    private static func hostAndPort(_ url: String) -> String {
-        guard let parsed = URL(string: url), let host = parsed.host else { return url }
-        return "\(host):\(parsed.port ?? (parsed.scheme == "https" ? 443 : 80))"
+    /// Whether `error` says the address refused the connection (nothing listens there):
+    /// trying again at once will not help. The target is always a numeric address, which
+    /// async-http-client connects to directly, so the refusal comes as the socket's own error.
+    private static func isRefusal(_ error: any Error) -> Bool {
+        (error as? IOError)?.errnoCode == ECONNREFUSED
     }
 }
 

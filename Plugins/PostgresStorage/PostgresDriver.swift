@@ -67,6 +67,14 @@ public struct PostgresDriver: RowStoreDriver {
         }
     }
 
+    /// The channel saves are announced on (see ``PostgresStorage/changes()``).
+    static let changeChannel = "albumkit_changes"
+
+    /// Announces the save to listeners; PostgreSQL delivers it only when the save commits.
+    public func saving(_ connection: PostgresRowConnection, generation: Int64) async throws {
+        try await connection.execute("NOTIFY \(Self.changeChannel), '\(generation)'", [])
+    }
+
     public func create(_ makeSchema: @escaping @Sendable (PostgresRowConnection) async throws -> Void) async throws {
         let connection = try await login()
         defer { close(connection) }

@@ -52,6 +52,9 @@ public struct SQLiteDriver: RowStoreDriver {
         try await connection.execute("BEGIN IMMEDIATE", [])
     }
 
+    /// Nothing to announce: others see a save through the file (serve polls it).
+    public func saving(_ connection: SQLiteConnection, generation: Int64) async throws {}
+
     public func create(_ makeSchema: @escaping @Sendable (SQLiteConnection) async throws -> Void) async throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw AlbumKitError(.libraryState, "a library already exists at \(path); it was left as it is")

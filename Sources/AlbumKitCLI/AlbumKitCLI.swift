@@ -1,4 +1,5 @@
 import AlbumKit
+import AlbumKitServer
 import ArgumentParser
 import Foundation
 
@@ -19,6 +20,8 @@ public enum AlbumKitCLI {
     /// exits the process: 0 on success, 1 with one `error:` line for a failed command, 2 for
     /// a usage error.
     public static func main(registry: AdapterRegistry, arguments: [String]? = nil) async -> Never {
+        var registry = registry
+        registry.declare(section: "serve", ServeSettings.declarations)
         await $registry.withValue(registry) {
             await RootCommand.run(arguments: arguments)
         }

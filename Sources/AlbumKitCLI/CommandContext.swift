@@ -31,8 +31,12 @@ struct CommandContext {
         try await Library.open(configuration, registry: registry, hub: hub)
     }
 
-    /// Prints a warning for each cover that could not be fetched.
-    func warn(about summary: CoverFetchSummary?) {
-        for failure in summary?.failures ?? [] { Console.warning("cover of album \(failure.album): \(failure.reason)") }
+    /// Prints a warning for each cover that could not be fetched, naming its album by title.
+    func warn(about summary: CoverFetchSummary?, in library: Library) async {
+        guard let summary, !summary.failures.isEmpty else { return }
+        let titles = Dictionary(((try? await library.albums()) ?? []).map { ($0.id, $0.title) }) { first, _ in first }
+        for failure in summary.failures {
+            Console.warning("cover of '\(titles[failure.album] ?? failure.album.rawValue)': \(failure.reason)")
+        }
     }
 }

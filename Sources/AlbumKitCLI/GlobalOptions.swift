@@ -12,7 +12,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use the library in this folder.", valueName: "dir"))
     var library: String?
 
-    @Option(name: .long, help: ArgumentHelp("Use this storage backend (json, plist, …; see 'albumkit plugins').", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Use this storage backend (json, plist, ...; see 'albumkit plugins').", valueName: "name"))
     var backend: String?
 
     @Option(name: .long, help: ArgumentHelp("Append every event as a JSON line to this file ('-' for standard error).", valueName: "file"))
@@ -20,6 +20,10 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print diagnostics to standard error.")
     var verbose = false
+
+    /// The options above (and ArgumentParser's own) that take a value, for reading a
+    /// command line before parsing it.
+    static let optionsTakingValues: Set<String> = ["--config", "--library", "--backend", "--events", "--generate-completion-script"]
 
     /// The effective configuration: file, then environment, then these flags.
     func loadConfiguration() throws -> Configuration {

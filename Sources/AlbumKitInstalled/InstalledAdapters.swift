@@ -1,7 +1,12 @@
 import AlbumKit
 import AlbumKitBundle
+import BeetsSource
+import DiscogsSource
 import HTTPCovers
+import ITunesSource
+import KodiSource
 import PostgresStorage
+import RYMSource
 import SQLiteStorage
 
 extension AdapterRegistry {
@@ -15,6 +20,11 @@ extension AdapterRegistry {
         registry.register(.sqlite)
         registry.register(.postgres)
         registry.register(.httpCovers)
+        registry.register(ITunesSource())
+        registry.register(DiscogsSource())
+        registry.register(RYMSource())
+        registry.register(BeetsSource())
+        registry.register(KodiSource())
         return registry
     }
 }

@@ -32,21 +32,6 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
         }
     }
 
-    /// Reads every key when asked about many (one scan of the primary key's index), else
-    /// asks about each on one connection.
-    func stored(among keys: Set<CoverKey>) async throws -> Set<CoverKey> {
-        guard keys.count > 32 else {
-            return try await store.withReader(transaction: false) { reader in
-                var found: Set<CoverKey> = []
-                for key in keys where try await reader.connection.first(RowStoreSQL.hasCover, Self.arguments(key), { try $0.integer(0) }) ?? 0 > 0 {
-                    found.insert(key)
-                }
-                return found
-            }
-        }
-        return keys.intersection(try await self.keys())
-    }
-
     func remove(_ key: CoverKey) async throws -> Int {
         try await store.withReader(transaction: false) { reader in
             Int(try await reader.connection.first(RowStoreSQL.removeCover, Self.arguments(key)) { try $0.integer(0) } ?? 0)

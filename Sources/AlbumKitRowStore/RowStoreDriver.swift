@@ -46,6 +46,9 @@ public protocol RowStoreDriver: Sendable {
     func beginReading(_ connection: Connection) async throws
     /// Starts a writing transaction holding the writer lock on `connection`.
     func beginWriting(_ connection: Connection) async throws
+    /// Runs inside a save's writing transaction just before it commits, for what the engine
+    /// tells others about a save (PostgreSQL: `NOTIFY`, delivered only if it commits).
+    func saving(_ connection: Connection, generation: Int64) async throws
     /// Makes an empty store whose schema `makeSchema` creates, in one transaction.
     func create(_ makeSchema: @escaping @Sendable (Connection) async throws -> Void) async throws
     /// Whether `table` exists.

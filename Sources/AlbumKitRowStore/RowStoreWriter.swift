@@ -46,6 +46,7 @@ actor RowStoreWriter<Driver: RowStoreDriver>: StorageWriter {
             var editor = RowEditor(reader: reader, blocks: locked.blocks)
             let generation = locked.generation + 1
             try await editor.save(change, snapshot: snapshot, generation: generation)
+            try await store.driver.saving(reader.connection, generation: generation)
             try await reader.connection.execute("COMMIT", [])
             self.locked = nil
             saved = (snapshot.state, editor.blocks.total)

@@ -122,6 +122,12 @@ else:
 """#
 }
 
+/// Runs a tool that makes a fixture (`tar`, `7z`, `zstd`, …) in `folder`; its failure fails the test.
+func tool(_ executable: String, _ arguments: [String], in folder: URL) throws {
+    let result = try runProgram(executable, arguments, in: folder)
+    guard result.status == 0 else { throw FixtureError("\(executable) \(arguments): \(result.output)") }
+}
+
 /// A test setup step that failed.
 struct FixtureError: Error, CustomStringConvertible {
     let description: String

@@ -30,11 +30,6 @@ import Testing
         return folder
     }
 
-    private func tool(_ executable: String, _ arguments: [String], in folder: URL) throws {
-        let result = try runProgram(executable, arguments, in: folder)
-        guard result.status == 0 else { throw FixtureError("\(executable) \(arguments): \(result.output)") }
-    }
-
     @Test(arguments: [
         ["czf", "b.tar.gz", "mybundle"], ["cJf", "b.tar.xz", "mybundle"], ["--zstd", "-cf", "b.tar.zst", "mybundle"],
         ["cf", "b.tar", "-C", "mybundle", "."],

@@ -2,7 +2,7 @@ import AlbumKitTesting
 import Foundation
 import Testing
 
-/// End-to-end: hostile archives through `albumkit import` and `albumkit restore`. Each is
+/// End-to-end: hostile archives through `albumkit import`, `restore` and `verify`. Each is
 /// made here by Python's tarfile (never by our writer); each must fail with one `error:`
 /// line naming the archive, leave the library byte for byte as it was, and write nothing
 /// outside it.
@@ -10,6 +10,7 @@ import Testing
     /// Python that writes a hostile `bundle.tar.gz` into the current folder.
     enum Hostile: String, CaseIterable, Sendable, CustomStringConvertible {
         case parentPath, absolutePath, symlink, hardlink, fifo, randomBytes, truncated, wrongCoverHash, unknownVersion
+        case gzipInsideGzip, wrongGzipCRC, dataAfterTheGzipStream
 
         var description: String { rawValue }
 
@@ -40,20 +41,26 @@ import Testing
                 return prelude + "t = tarfile.open('full.tar.gz', 'w:gz'); add(t, 'albums.json', albums); add(t, 'covers/big.bin', os.urandom(200000)); t.close()\ndata = open('full.tar.gz', 'rb').read(); open('bundle.tar.gz', 'wb').write(data[: len(data) // 2]); os.remove('full.tar.gz')"
             case .wrongCoverHash:
                 return prelude + "png = b'\\x89PNG\\r\\n\\x1a\\n' + b'0' * 64\nname = 'covers/' + '0' * 64 + '.png'\nt = tarfile.open('bundle.tar.gz', 'w:gz'); add(t, 'albums.json', json.dumps([{'title': 'T', 'artist': 'A', 'coverUrl': name}]).encode()); add(t, name, png); t.close()"
+            case .gzipInsideGzip:
+                return prelude + "import gzip\nt = tarfile.open('inner.tar.gz', 'w:gz'); add(t, 'albums.json', albums); t.close()\ndata = open('inner.tar.gz', 'rb').read()\nfor _ in range(20): data = gzip.compress(data)\nopen('bundle.tar.gz', 'wb').write(data); os.remove('inner.tar.gz')"
+            case .wrongGzipCRC:
+                return prelude + "t = tarfile.open('bundle.tar.gz', 'w:gz'); add(t, 'albums.json', albums); t.close()\ndata = bytearray(open('bundle.tar.gz', 'rb').read()); data[-8] ^= 1; open('bundle.tar.gz', 'wb').write(data)"
+            case .dataAfterTheGzipStream:
+                return prelude + "t = tarfile.open('bundle.tar.gz', 'w:gz'); add(t, 'albums.json', albums); t.close()\nopen('bundle.tar.gz', 'ab').write(b'appended')"
             case .unknownVersion:
                 return prelude + "t = tarfile.open('bundle.tar.gz', 'w:gz'); add(t, 'manifest.json', json.dumps({'format': 'albumkit-bundle', 'version': 9, 'albumCount': 1}).encode()); add(t, 'albums.json', albums); t.close()"
             }
         }
     }
 
-    @Test(arguments: Hostile.allCases, ["import", "restore"])
+    @Test(arguments: Hostile.allCases, ["import", "restore", "verify"])
     func refusedWithNothingWritten(_ hostile: Hostile, _ command: String) throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
         try cli.run("init", "--starter")
         #expect(try runProgram("/usr/bin/env", ["python3", "-c", hostile.script], in: cli.folder).status == 0)
         let before = try Self.contents(of: cli.folder)
-        let arguments = command == "restore" ? ["restore", "--force", "bundle.tar.gz"] : ["import", "bundle.tar.gz"]
+        let arguments = command == "restore" ? ["restore", "--force", "bundle.tar.gz"] : [command, "bundle.tar.gz"]
         let result = try cli.run(arguments)
         #expect(result.status != 0)
         let errors = result.error.split(separator: "\n").filter { $0.lowercased().hasPrefix("error:") }

@@ -23,10 +23,11 @@ import Testing
     }
 
     @Test func idRules() {
-        for valid in ["a2", "starter-best-of-bowie", "١٢٣", "x".padding(toLength: 256, withPad: "x", startingAt: 0)] {
+        let valid = ["a2", "starter-best-of-bowie", "١٢٣", "album:1/custom id", "a\u{00A0}b", "x".padding(toLength: 256, withPad: "x", startingAt: 0)]
+        for valid in valid {
             #expect(AlbumID.isValid(valid), "\(valid) is a valid id")
         }
-        for invalid in ["", "12345", "a b", "a\tb", "a\u{00A0}b", "line\nbreak", String(repeating: "x", count: 257)] {
+        for invalid in ["", "12345", " lead", "trail ", "a\tb", "line\nbreak", "nul\u{0}", String(repeating: "x", count: 257)] {
             #expect(!AlbumID.isValid(invalid), "\(invalid) is not a valid id")
         }
     }
@@ -67,10 +68,13 @@ import Testing
         #expect(try Album(id: "x-1", title: limit, artist: "A").title.utf8.count == 64 * 1024)
     }
 
-    @Test func referencesParseAsPositionsOrIDs() {
+    @Test func referencesParseAsPositionsOrWordsThatResolveToIDsFirst() throws {
         #expect(AlbumReference("2") == .position(2))
-        #expect(AlbumReference("a2") == .id("a2"))
-        #expect(AlbumReference("starter-best-of-bowie") == .id("starter-best-of-bowie"))
+        #expect(AlbumReference("a2") == .words(["a2"]))
+        let snapshot = LibrarySnapshot(albums: [
+            try Album(id: "title-a2", title: "a2", artist: "A"), try Album(id: "a2", title: "Other", artist: "B"),
+        ])
+        #expect(try AlbumReference("a2").index(in: snapshot) == 1, "an id wins over a query that matches a title")
         #expect(AlbumID.generate().rawValue.contains { !$0.isNumber })
     }
 }

@@ -107,16 +107,18 @@ import Testing
         #expect(try Data(contentsOf: folder.path("lib/library.json")) == before)
     }
 
+    /// Each bad input is refused with an error of the right kind that names the file and
+    /// says what is wrong with it; nothing is written.
     @Test(arguments: [
-        ("bad.json", #"[{"title": "T"}]"#, "artist"),
-        ("bad.json", #"[{"title": "T", "artist": "A", "year": [1]}]"#, "year"),
-        ("bad.json", #"[{"title": "T", "artist": "A\u0001"}]"#, "control character"),
-        ("bad.json", #"{"albums": 5}"#, "albums"),
-        ("trunc.json", #"[{"title": "T", "art"#, "bad.json"),
-        ("empty.json", "", "empty.json"),
-        ("bad.plist", "<?xml version=\"1.0\"?><plist><dict><key>x</key>", "bad.plist"),
+        ("bad.json", #"[{"title": "T"}]"#, AlbumKitError.Kind.unreadableInput, "artist"),
+        ("bad.json", #"[{"title": "T", "artist": "A", "year": [1]}]"#, .unreadableInput, "year"),
+        ("bad.json", #"[{"title": "T", "artist": "A\u0001"}]"#, .invalidAlbum, "control character"),
+        ("bad.json", #"{"albums": 5}"#, .unreadableInput, "albums"),
+        ("trunc.json", #"[{"title": "T", "art"#, .unreadableInput, "the input ends inside a string"),
+        ("empty.json", "", .unreadableInput, "the input is empty"),
+        ("bad.plist", "<?xml version=\"1.0\"?><plist><dict><key>x</key>", .unreadableInput, "not a plist album list"),
     ])
-    func badInputIsRefusedAndNothingIsWritten(_ name: String, _ content: String, _ expected: String) async throws {
+    func badInputIsRefusedAndNothingIsWritten(_ name: String, _ content: String, _ kind: AlbumKitError.Kind, _ expected: String) async throws {
         let folder = try TemporaryFolder("bad")
         defer { folder.remove() }
         let library = try await makeLibrary(folder)
@@ -125,12 +127,10 @@ import Testing
         let bad = folder.path(name)
         try Data(content.utf8).write(to: bad)
         let before = try Data(contentsOf: folder.path("lib/library.json"))
-        await #expect {
-            _ = try await importing([good, bad], into: library)
-        } throws: { error in
-            let text = "\(error)"
-            return text.contains(bad.path) && (text.contains(expected) || name != "bad.json")
-        }
+        let error = await #expect(throws: AlbumKitError.self) { _ = try await importing([good, bad], into: library) }
+        #expect(error?.kind == kind, "\(String(describing: error))")
+        #expect(error?.description.contains(bad.path) == true, "the error names the file: \(String(describing: error))")
+        #expect(error?.description.contains(expected) == true, "the error says '\(expected)': \(String(describing: error))")
         #expect(try Data(contentsOf: folder.path("lib/library.json")) == before, "a failed import must change nothing")
     }
 

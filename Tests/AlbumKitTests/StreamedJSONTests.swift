@@ -32,13 +32,23 @@ import Testing
         (#"[{"title": "A, "artist": "B"}]"#, "ends inside a string"),
         (#"[{"title": "A", "artist": "B"}, {"title": "A", "artist": "B"]"#, "ends inside a list"),
     ])
-    func brokenListsAreNamed(_ text: String, _ expected: String) {
-        #expect { try JSONFormat().decodeAlbums(from: Data(text.utf8)) } throws: { "\($0)".contains(expected) }
+    func brokenListsAreNamed(_ text: String, _ expected: String) throws {
+        let error = try #require(throws: AlbumKitError.self) { try refusal(of: text) }
+        #expect(error.kind == .unreadableInput)
+        #expect(error.description.hasPrefix("broken.json: not a json album list ("), "\(error)")
+        #expect(error.description.contains(expected), "\(error)")
     }
 
-    @Test func deepNestingIsRefusedWithoutCrashing() {
+    @Test func deepNestingIsRefusedWithoutCrashing() throws {
         let deep = "[" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "]"
-        #expect(throws: (any Error).self) { try JSONFormat().decodeAlbums(from: Data(deep.utf8)) }
+        let error = try #require(throws: AlbumKitError.self) { try refusal(of: deep) }
+        #expect(error.kind == .unreadableInput)
+        #expect(error.description.hasPrefix("broken.json: not a json album list (at [0]"), "the element is named: \(error)")
+    }
+
+    /// Reads `text` as the album list `broken.json`, as `import` does.
+    private func refusal(of text: String) throws(AlbumKitError) {
+        _ = try AlbumListSource(format: JSONFormat()).albumItems(in: Data(text.utf8), input: "broken.json", label: "broken.json")
     }
 
     @Test func savedLibraryIsWhatJSONEncoderWouldWrite() async throws {

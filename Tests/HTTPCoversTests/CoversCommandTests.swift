@@ -106,6 +106,30 @@ import Testing
         #expect(try cli.run("covers", "status").output.contains("not under any of covers.fileRoots"))
     }
 
+    /// A fetch killed mid-round keeps what landed before it was killed.
+    @Test func eachFetchedCoverIsRecordedAsItLands() async throws {
+        let server = try await TestCoverServer.start()
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try cli.run("init")
+        let list = cli.folder.appendingPathComponent("albums.json")
+        try Data(#"[{"title": "Fast", "artist": "A", "coverUrl": "\#(server.url("/fast.png"))"}, {"title": "Slow", "artist": "A", "coverUrl": "\#(server.url("/slow"))"}]"#.utf8)
+            .write(to: list)
+        #expect(try cli.run("import", list.path).status == 0)
+        let fetch = try cli.start(["covers", "fetch"], environment: ["ALBUMKIT_COVERS_TIMEOUT_SECONDS": "60"])
+        var landed = false
+        let deadline = ContinuousClock.now + .seconds(15)  // the slow cover takes 30
+        while !landed, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            landed = try states(cli).first == "stored"
+        }
+        kill(fetch.process.processIdentifier, SIGKILL)
+        _ = try? fetch.wait()
+        await server.stop()
+        #expect(landed, "the fast cover must be recorded while the slow one is still being fetched")
+        #expect(try states(cli) == ["stored", "missing"], "after the kill the fast cover is still there")
+    }
+
     @Test func pruneDropsCoversNoAlbumUses() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -116,7 +140,7 @@ import Testing
         try orphan.write(to: name)
         #expect(try cli.run("remove", "1").status == 0)
         let pruned = try cli.run("covers", "prune")
-        #expect(pruned.output.contains("Removed 1 unused cover, freeing \(orphan.count) bytes"), "\(pruned.output)")
+        #expect(pruned.output.contains("Removed 1 unused cover, freeing \(orphan.count) B."), "\(pruned.output)")
         #expect(!FileManager.default.fileExists(atPath: name.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: covers.path).count == 5, "the removed album's cover stays while undo can bring it back")
         #expect(try cli.run("undo").status == 0)

@@ -5,7 +5,8 @@ import NIOPosix
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1 (an ephemeral port), in-process, serving the cases the
-/// covers issue lists. It counts requests per path and remembers the User-Agent it saw.
+/// covers issue lists. It counts requests per path and remembers the User-Agent and Host
+/// headers it saw.
 final class TestCoverServer: Sendable {
     /// A tiny but real PNG (1×1, RGB).
     static let png: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC")!)
@@ -15,6 +16,7 @@ final class TestCoverServer: Sendable {
     let port: Int
     private let counts = Mutex<[String: Int]>([:])
     private let agents = Mutex<Set<String>>([])
+    private let hostHeaders = Mutex<Set<String>>([])
     private let serving = Mutex<Task<Void, Never>?>(nil)
 
     private init(port: Int) { self.port = port }
@@ -30,6 +32,9 @@ final class TestCoverServer: Sendable {
 
     /// The User-Agent headers seen.
     var userAgents: Set<String> { agents.withLock { $0 } }
+
+    /// The Host headers seen.
+    var hosts: Set<String> { hostHeaders.withLock { $0 } }
 
     /// Starts a server; stop it with ``stop()``.
     static func start() async throws -> TestCoverServer {
@@ -72,6 +77,7 @@ final class TestCoverServer: Sendable {
                     return counts[path]!
                 }
                 if let agent = head.headers.first(name: "User-Agent") { _ = agents.withLock { $0.insert(agent) } }
+                if let host = head.headers.first(name: "Host") { _ = hostHeaders.withLock { $0.insert(host) } }
                 try await respond(to: path, seen: seen, outbound)
             }
         }
@@ -84,7 +90,9 @@ final class TestCoverServer: Sendable {
         case "/good.jpg":
             try await send(.ok, ["Content-Type": "image/jpeg"], Self.jpeg, out)
         case "/slow":
-            try await Task.sleep(for: .seconds(30))
+            // Late for a 1-second timeout, in time for the 15-second default: a client that
+            // ignored covers.timeoutSeconds would get the cover.
+            try await Task.sleep(for: .seconds(4))
             try await send(.ok, ["Content-Type": "image/png"], Self.png, out)
         case "/flaky":
             if seen == 1 {
@@ -105,6 +113,8 @@ final class TestCoverServer: Sendable {
             try await send(.found, ["Location": url("/loop")], [], out)
         case "/to-metadata":
             try await send(.found, ["Location": "http://169.254.169.254/latest/meta-data/"], [], out)
+        case _ where path.hasPrefix("/redirect-to/"):
+            try await send(.found, ["Location": "http://\(path.dropFirst("/redirect-to/".count)):\(port)/good.png"], [], out)
         case "/to-good":
             try await send(.movedPermanently, ["Location": "/good.png"], [], out)
         default:

@@ -7,7 +7,7 @@ import Testing
 /// reach or log in to the server.
 @Suite(.enabled(if: TestServer.enabled, TestServer.skipNote))
 struct PostgresCommandTests {
-    private static func environment(_ url: String) -> [String: String] {
+    static func environment(_ url: String) -> [String: String] {
         ["ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": url]
     }
 
@@ -19,7 +19,7 @@ struct PostgresCommandTests {
     }
 
     /// One `error:` line naming `needle`, a failure status, nothing on standard output.
-    private func expectOneErrorLine(_ result: CLIRunner.Result, naming needle: String) {
+    static func expectOneErrorLine(_ result: CLIRunner.Result, naming needle: String) {
         #expect(result.status != 0)
         let lines = result.error.split(separator: "\n")
         #expect(lines.count == 1, "expected one line, got: \(result.error)")
@@ -57,28 +57,32 @@ struct PostgresCommandTests {
         #expect(try titles(cli, sqlite) == before)
     }
 
-    @Test(arguments: ["mysql://albums@127.0.0.1/albums", "postgres://127.0.0.1:5432/albums", "postgres://albums@127.0.0.1:5432/", "postgres://albums@:5432/db"])
-    func aBadURLIsOneClearErrorLine(_ url: String) throws {
-        let cli = try CLIRunner()
-        defer { cli.remove() }
-        expectOneErrorLine(try cli.run(["list"], environment: Self.environment(url)), naming: "storage.postgres.url")
-    }
-
-    @Test func aStoppedServerIsOneErrorLineNamingHostAndPort() throws {
-        let cli = try CLIRunner()
-        defer { cli.remove() }
-        let url = "postgres://postgres@127.0.0.1:9/albums"  // discard port: nothing listens
-        expectOneErrorLine(try cli.run(["list"], environment: Self.environment(url)), naming: "127.0.0.1:9")
-        expectOneErrorLine(try cli.run(["add", "--title", "T", "--artist", "A"], environment: Self.environment(url)), naming: "127.0.0.1:9")
-    }
-
     @Test func aWrongPasswordIsOneErrorLineNamingTheServer() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
         let server = try PostgresURL(try #require(TestServer.url))
         let url = "postgres://albumkit_password:wrong@\(server.hostAndPort)/postgres"
         let result = try cli.run(["list"], environment: Self.environment(url))
-        expectOneErrorLine(result, naming: server.hostAndPort)
+        Self.expectOneErrorLine(result, naming: server.hostAndPort)
         #expect(!result.error.contains("wrong"), "the password must not be shown")
+    }
+}
+
+/// What `albumkit` says about a `postgres` library it cannot use; no server is needed, so
+/// these run everywhere.
+@Suite struct PostgresWithoutServerCommandTests {
+    @Test(arguments: ["mysql://albums@127.0.0.1/albums", "postgres://127.0.0.1:5432/albums", "postgres://albums@127.0.0.1:5432/", "postgres://albums@:5432/db"])
+    func aBadURLIsOneClearErrorLine(_ url: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        PostgresCommandTests.expectOneErrorLine(try cli.run(["list"], environment: PostgresCommandTests.environment(url)), naming: "storage.postgres.url")
+    }
+
+    @Test func aStoppedServerIsOneErrorLineNamingHostAndPort() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let url = "postgres://postgres@127.0.0.1:9/albums"  // discard port: nothing listens
+        PostgresCommandTests.expectOneErrorLine(try cli.run(["list"], environment: PostgresCommandTests.environment(url)), naming: "127.0.0.1:9")
+        PostgresCommandTests.expectOneErrorLine(try cli.run(["add", "--title", "T", "--artist", "A"], environment: PostgresCommandTests.environment(url)), naming: "127.0.0.1:9")
     }
 }

@@ -28,6 +28,11 @@ extension AlbumsView {
         case .id(let id):
             guard let index = try await index(of: id) else { throw AlbumKitError(.noSuchAlbum, "no album with id '\(id)'") }
             return (index, try await album(at: index))
+        case .words:
+            // Libraries pin words to an id first (they know the cover states a query may ask for).
+            let snapshot = LibrarySnapshot(albums: try await albums(in: 0..<(try await count())))
+            let index = try reference.index(in: snapshot)
+            return (index, snapshot.albums[index])
         }
     }
 }

@@ -23,18 +23,9 @@ extension Library {
     /// How `album`'s cover stands: stored with the library, missing (not fetched yet, or
     /// gone from the store), failed (the last fetch failed), or none.
     public func coverState(of album: Album) async -> CoverState {
-        await coverStates(of: [album])[0]
-    }
-
-    /// How the covers of `albums` stand (see ``coverState(of:)``), asking the store once.
-    public func coverStates(of albums: [Album]) async -> [CoverState] {
-        let keys = albums.map { album in album.coverUrl.flatMap { memento.covers[$0]?.key ?? CoverKey(fileName: $0) } }
-        let stored = (try? await storage.covers.stored(among: Set(keys.compactMap { $0 }))) ?? []
-        return zip(albums, keys).map { album, key in
-            guard let reference = album.coverUrl else { return .none }
-            guard let key else { return memento.covers[reference]?.failure == nil ? .missing : .failed }
-            return stored.contains(key) ? .stored : .missing
-        }
+        let (state, key) = CoverState.judged(album, resolutions: memento.covers)
+        guard let key else { return state }
+        return (try? await storage.covers.contains(key)) == true ? .stored : .missing
     }
 
     /// Why the last fetch of `album`'s cover failed, if it did.

@@ -26,10 +26,10 @@ public actor Library {
     /// How many steps of history are kept.
     public nonisolated let historyLimit: Int
     /// The memento as last loaded or saved by this process.
-    public private(set) var memento: LibraryState
+    public internal(set) var memento: LibraryState
     /// Every album, when held in memory (always for a backend that loads whole; never kept
     /// for one that reads by points, which is asked each time).
-    private var held: [Album]?
+    var held: [Album]?
 
     private init(
         storage: any StorageBackend, hub: NotificationHub, configuration: Configuration, registry: AdapterRegistry,
@@ -121,7 +121,7 @@ public actor Library {
 
     /// The album `reference` names, with its 1-based position.
     public func album(_ reference: AlbumReference) async throws -> (album: Album, position: Int) {
-        let (index, album) = try await view().resolve(reference)
+        let (index, album) = try await view().resolve(try await pinned(reference))
         return (album, index + 1)
     }
 
@@ -143,8 +143,8 @@ public actor Library {
             guard (0...count).contains(index) else {
                 throw AlbumKitError(.noSuchAlbum, "cannot add at position \(index + 1): positions run from 1 to \(count + 1)")
             }
-            guard try await albums.index(of: album.id) == nil else {
-                throw AlbumKitError(.invalidAlbum, "album '\(album.title)': the id '\(album.id)' is already used")
+            if let taken = try await albums.index(of: album.id) {
+                throw AlbumKitError(.libraryState, "album '\(album.title)': the id '\(album.id)' is already used by the album at position \(taken + 1)")
             }
             plan.record("add '\(album.title)'", [.insert(album, at: index)])
             return album
@@ -154,7 +154,8 @@ public actor Library {
     /// Changes the fields `patch` names; returns the album as it is now.
     @discardableResult
     public func update(_ reference: AlbumReference, _ patch: AlbumPatch) async throws -> Album {
-        try await change { albums, plan in
+        let reference = try await pinned(reference)
+        return try await change { albums, plan in
             let (_, before) = try await albums.resolve(reference)
             let after = try patch.applied(to: before)
             if after != before { plan.record("update '\(before.title)'", [.update(before: before, after: after)]) }
@@ -166,7 +167,10 @@ public actor Library {
     /// change), as one step of history. Returns them in library order.
     @discardableResult
     public func remove(_ references: [AlbumReference]) async throws -> [Album] {
-        try await change { albums, plan in
+        var pinnedReferences: [AlbumReference] = []
+        for reference in references { pinnedReferences.append(try await pinned(reference)) }
+        let references = pinnedReferences
+        return try await change { albums, plan in
             var found: [Int: Album] = [:]
             for reference in references {
                 let (index, album) = try await albums.resolve(reference)
@@ -181,6 +185,7 @@ public actor Library {
 
     /// Moves an album to `position` (1-based).
     public func move(_ reference: AlbumReference, to position: Int) async throws {
+        let reference = try await pinned(reference)
         try await change { albums, plan in
             let (from, album) = try await albums.resolve(reference)
             let count = try await albums.count()
@@ -194,7 +199,8 @@ public actor Library {
     /// Makes the album `reference` names current. Not a step of history.
     @discardableResult
     public func select(_ reference: AlbumReference) async throws -> Album {
-        try await change { albums, plan in
+        let reference = try await pinned(reference)
+        return try await change { albums, plan in
             let (_, album) = try await albums.resolve(reference)
             plan.current = .some(album.id)
             return album

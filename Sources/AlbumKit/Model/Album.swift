@@ -17,7 +17,7 @@ public struct Album: Hashable, Sendable, Codable {
     ) throws(AlbumKitError) {
         let name = label ?? "'\(title)'"
         guard AlbumID.isValid(id.rawValue) else {
-            throw .invalidAlbum(name, field: "id", "must be non-empty, without white space, and not all digits")
+            throw .invalidAlbum(name, field: "id", "must be non-empty, not all digits, without control characters or white space at either end")
         }
         self.id = id
         self.title = try AlbumField.text(title, field: "title", album: name, required: true)

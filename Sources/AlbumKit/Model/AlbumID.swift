@@ -25,12 +25,14 @@ public struct AlbumID: RawRepresentable, Hashable, Codable, Sendable, CustomStri
         AlbumID(UUID().uuidString.lowercased())
     }
 
-    /// Whether `text` is acceptable as an id: non-empty, not all digits, no white space.
+    /// Whether `text` is acceptable as an id (SPEC 1): non-empty, at most 256 bytes, not all
+    /// digits, no control characters, and no white space at either end — inner spaces are
+    /// fine (`"album:1/custom id"`).
     public static func isValid(_ text: String) -> Bool {
         guard !text.isEmpty, text.utf8.count <= 256 else { return false }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {  // the usual case, decided byte by byte
-            return text.utf8.contains { !(0x30...0x39).contains($0) } && !text.utf8.contains { $0.isASCIIWhiteSpaceOrNonASCII }
-        }
-        return text.contains { !$0.isASCII || !$0.isNumber } && !text.contains { $0.isWhitespace || $0.isNewline }
+        guard text.utf8.contains(where: { !(0x30...0x39).contains($0) }) else { return false }
+        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return false }
+        return !first.properties.isWhitespace && !last.properties.isWhitespace
     }
 }

@@ -30,7 +30,8 @@ public protocol AlbumSource: Sendable {
     /// The albums and covers in `input`, in the order they are read.
     func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error>
     /// What `verify PATH` reports for `input`: every problem found, each one sentence naming
-    /// the entry, row or line. The default reads every item and reports the first error.
+    /// the entry, row or line. The default reads every item, checks every album against the
+    /// field rules, ids used twice and cover paths the input lacks, and ends at a reading error.
     func problems(in input: SourceInput, context: SourceContext) async throws -> [String]
 }
 
@@ -41,14 +42,30 @@ extension AlbumSource {
     /// No settings.
     public var settings: [SettingDeclaration] { [] }
 
-    /// Reads every item; the first error is the one problem.
+    /// Reads every item and checks what it read; a reading error ends the list.
     public func problems(in input: SourceInput, context: SourceContext) async throws -> [String] {
+        var problems: [String] = []
+        var albums: [(album: Album, label: String)] = []
+        var covers = Set<String>()
+        var current: AlbumID?
         do {
-            for try await _ in items(from: input, context: context) {}
-            return []
+            for try await item in items(from: input, context: context) {
+                switch item {
+                case .album(let record, let label):
+                    do {
+                        albums.append((try record.validated(newID: .generate(), label: label), label))
+                    } catch {
+                        problems.append(error.description)
+                    }
+                case .cover(let path, _): covers.insert(path)
+                case .state(let state): current = state.current
+                case .warning, .progress: break
+                }
+            }
         } catch let error as AlbumKitError {
-            return [error.description]
+            return problems + [error.description]
         }
+        return problems + (await LibraryVerifier.problems(albums: albums, current: current, stateLabel: "\(input.path) state") { covers.contains($0) })
     }
 }
 

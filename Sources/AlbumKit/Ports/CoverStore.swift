@@ -16,8 +16,6 @@ public protocol CoverStore: Sendable {
     func contains(_ key: CoverKey) async throws -> Bool
     /// Every stored key.
     func keys() async throws -> [CoverKey]
-    /// Which of `keys` are stored: one question for many covers (`list` of 100 000 albums).
-    func stored(among keys: Set<CoverKey>) async throws -> Set<CoverKey>
     /// Drops `key`; returns how many bytes that freed (0 when it was not stored).
     func remove(_ key: CoverKey) async throws -> Int
     /// Where a person finds the stored cover (a file path, a table row), if anywhere.
@@ -30,13 +28,6 @@ public protocol CoverStore: Sendable {
 }
 
 extension CoverStore {
-    /// Asks ``contains(_:)`` about each key.
-    public func stored(among keys: Set<CoverKey>) async throws -> Set<CoverKey> {
-        var found: Set<CoverKey> = []
-        for key in keys where try await contains(key) { found.insert(key) }
-        return found
-    }
-
     /// Stores that cannot name a place for a cover say nothing.
     public func location(of key: CoverKey) -> String? { nil }
 

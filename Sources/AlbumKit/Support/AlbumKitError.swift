@@ -35,6 +35,10 @@ public struct AlbumKitError: Error, CustomStringConvertible, Sendable {
         public static let stageFailed = Kind("stageFailed")
         /// A plugin (a child process) failed: it crashed, hung, or broke the protocol.
         public static let pluginFailed = Kind("pluginFailed")
+        /// A query, sort key or output template that does not parse (a usage error).
+        public static let invalidQuery = Kind("invalidQuery")
+        /// A reference that names more than one album where one is needed.
+        public static let ambiguousAlbum = Kind("ambiguousAlbum")
     }
 
     /// What went wrong.

@@ -3,32 +3,63 @@ import CArchive
 
 /// One libarchive read handle (`archive *`) and the entry it is on, freed in `deinit`.
 ///
-/// Reads an archive file (tar in its ustar, pax and GNU forms, or zip; plain or gzip, bzip2,
-/// xz or zstd compressed) or walks a folder, entry by entry, through the same calls. Links are
-/// reported as links and never followed. Not `Sendable`: it stays inside one owner.
+/// Reads an archive file — tar (ustar, pax, GNU), zip, 7z, rar (v4 and v5), cpio or ISO 9660,
+/// under at most one compression layer (``CompressionLayer``: gzip, bzip2, xz, zstd, lz4) — or
+/// walks a folder, entry by entry, through the same calls. Links are reported as links and
+/// never followed.
+///
+/// An uncompressed archive is opened directly (seekable, as 7z and zip want). A compressed one
+/// is read by two handles: a ``StreamFeed`` over the one layer's ``UnpackedStream`` feeds this
+/// handle, which parses the format and supports no filter at all, so that an archive inside
+/// the layer that is itself compressed is refused, never unpacked again. Once the format ends,
+/// ``nextEntry(number:)`` drains the stream to its end so that its checks run. Not `Sendable`:
+/// it stays inside one owner.
 final class ArchiveReader {
     /// The archive or folder, as messages name it.
     let path: String
     private let handle: OpaquePointer
-    private let isFolder: Bool
     /// The entry the folder walk fills in; file reading uses libarchive's own.
     private let folderEntry: OpaquePointer?
+    /// The stored bytes (nil for a folder); kept open for as long as the handle reads them.
+    private let stored: StoredBytes?
+    /// The compression layer's stream, for a compressed archive.
+    private let feed: StreamFeed?
 
-    /// Opens the archive file at `path`.
-    init(file path: String, blockSize: Int = 64 * 1024) throws(AlbumKitError) {
-        guard let handle = archive_read_new() else { throw AlbumKitError(.fileSystem, "\(path): cannot start libarchive") }
-        self.path = path
+    /// Opens the archive file at `path`; its compressed stream may unpack to `unpackedLimit` bytes.
+    convenience init(file path: String, unpackedLimit: Int64) throws(AlbumKitError) {
+        try self.init(stored: try StoredBytes(file: path), unpackedLimit: unpackedLimit)
+    }
+
+    /// Reads an archive held in memory; `name` names it in messages.
+    convenience init(bytes: some Collection<UInt8>, name: String, unpackedLimit: Int64) throws(AlbumKitError) {
+        try self.init(stored: StoredBytes(copying: bytes, name: name), unpackedLimit: unpackedLimit)
+    }
+
+    private init(stored: StoredBytes, unpackedLimit: Int64) throws(AlbumKitError) {
+        guard let handle = archive_read_new() else { throw AlbumKitError(.fileSystem, "\(stored.name): cannot start libarchive") }
+        path = stored.name
         self.handle = handle
-        self.isFolder = false
-        self.folderEntry = nil
+        self.stored = stored
+        folderEntry = nil
+        let layer = CompressionLayer(prefix: stored.prefix(8))
+        do {
+            feed = try layer.unpacking(stored).map { StreamFeed($0, limit: unpackedLimit) }
+        } catch {
+            archive_read_free(handle)
+            throw error.error(stored.name)
+        }
         for enable in [
-            archive_read_support_filter_gzip, archive_read_support_filter_bzip2, archive_read_support_filter_xz,
-            archive_read_support_filter_zstd, archive_read_support_format_tar, archive_read_support_format_gnutar,
-            archive_read_support_format_zip, archive_read_support_format_empty,
+            archive_read_support_format_tar, archive_read_support_format_zip, archive_read_support_format_7zip,
+            archive_read_support_format_rar, archive_read_support_format_rar5, archive_read_support_format_cpio,
+            archive_read_support_format_iso9660, archive_read_support_format_empty,
         ] {
             try ArchiveStatus.check(enable(handle), handle, .unsupported, path)
         }
-        try ArchiveStatus.check(archive_read_open_filename(handle, path, blockSize), handle, .unreadableInput, path)
+        let opened = feed?.attach(to: handle) ?? stored.attach(to: handle)
+        if opened != ARCHIVE_OK, let feed, feed.failure == nil, case let inner = CompressionLayer(prefix: feed.head), inner != .none {
+            throw AlbumKitError(.unreadableInput, "\(path): the \(layer.name) stream holds another compressed stream (\(inner.name)); an archive may have one compression layer at most")
+        }
+        try check(opened, .unreadableInput, path)
     }
 
     /// Walks the folder at `path` and everything under it.
@@ -38,8 +69,9 @@ final class ArchiveReader {
         }
         self.path = path
         self.handle = handle
-        self.isFolder = true
-        self.folderEntry = entry
+        folderEntry = entry
+        stored = nil
+        feed = nil
         try ArchiveStatus.check(archive_read_disk_set_symlink_physical(handle), handle, .unsupported, path)
         let behavior = ARCHIVE_READDISK_NO_XATTR | ARCHIVE_READDISK_NO_ACL | ARCHIVE_READDISK_NO_FFLAGS
         try ArchiveStatus.check(archive_read_disk_set_behavior(handle, behavior), handle, .unsupported, path)
@@ -51,7 +83,8 @@ final class ArchiveReader {
         if let folderEntry { archive_entry_free(folderEntry) }
     }
 
-    /// The next entry, or nil at the end. `number` (1-based) names it when its name cannot.
+    /// The next entry, or nil at the end (after the compressed stream, if any, has been read
+    /// and checked to its end). `number` (1-based) names it when its name cannot.
     func nextEntry(number: Int) throws(AlbumKitError) -> ArchiveEntry? {
         let entry: OpaquePointer?
         let code: Int32
@@ -63,10 +96,17 @@ final class ArchiveReader {
             code = archive_read_next_header(handle, &next)
             entry = next
         }
-        try ArchiveStatus.check(code, handle, .unreadableInput, "\(path) entry #\(number)")
-        guard code != ARCHIVE_EOF, let entry else { return nil }
-        let described = ArchiveEntry(entry, number: number, below: isFolder ? path : nil)
-        if isFolder, described.kind == .directory, archive_read_disk_can_descend(handle) != 0 {
+        try check(code, .unreadableInput, "\(path) entry #\(number)")
+        guard code != ARCHIVE_EOF, let entry else {
+            do {
+                try feed?.drain()
+            } catch {
+                throw error.error(path)
+            }
+            return nil
+        }
+        let described = ArchiveEntry(entry, number: number, below: folderEntry != nil ? path : nil)
+        if folderEntry != nil, described.kind == .directory, archive_read_disk_can_descend(handle) != 0 {
             try ArchiveStatus.check(archive_read_disk_descend(handle), handle, .unreadableInput, "\(path) entry #\(number)")
         }
         return described
@@ -74,78 +114,40 @@ final class ArchiveReader {
 
     /// Reads the current entry's next bytes into `buffer`; 0 at its end.
     func read(into buffer: UnsafeMutableRawBufferPointer, entry: String) throws(AlbumKitError) -> Int {
-        try ArchiveStatus.count(archive_read_data(handle, buffer.baseAddress, buffer.count), handle, .unreadableInput, "\(path) entry \(entry)")
+        let count = archive_read_data(handle, buffer.baseAddress, buffer.count)
+        // Unlike the other calls, a warning here (a zip entry's bad CRC) is a failure: no bytes came.
+        if count < 0, let failure = feed?.failure { throw failure.error("\(path) entry \(entry)") }
+        return try ArchiveStatus.count(count, handle, .unreadableInput, "\(path) entry \(entry)")
     }
 
     /// Skips the rest of the current entry's bytes.
     func skip(entry: String) throws(AlbumKitError) {
-        try ArchiveStatus.check(archive_read_data_skip(handle), handle, .unreadableInput, "\(path) entry \(entry)")
+        try check(archive_read_data_skip(handle), .unreadableInput, "\(path) entry \(entry)")
     }
 
-    /// Bytes read from the file so far (compressed, as stored).
-    var storedBytesRead: Int64 { isFolder ? 0 : archive_filter_bytes(handle, -1) }
+    /// Stored bytes read so far (compressed, as in the file).
+    var storedBytesRead: Int64 {
+        if let feed { return feed.storedBytesRead }
+        return stored == nil ? 0 : archive_filter_bytes(handle, -1)
+    }
+
+    /// How many bytes are stored; nil for a folder.
+    var storedSize: Int64? { stored?.size }
 
     /// Where the current entry's bytes start in the unpacked stream; the offset in the file
     /// when ``isUncompressedFile`` holds.
     var dataOffset: Int64 { archive_filter_bytes(handle, 0) }
 
-    /// Whether the archive is a file read with no decompression (offsets are file offsets).
-    var isUncompressedFile: Bool { !isFolder && archive_filter_count(handle) == 1 && archive_format(handle) & ARCHIVE_FORMAT_BASE_MASK == ARCHIVE_FORMAT_TAR }
-}
-
-/// What an entry header says, copied out of libarchive.
-struct ArchiveEntry {
-    /// What kind of thing the entry is.
-    enum Kind: Equatable {
-        case file
-        case directory
-        /// A symbolic or hard link, device, FIFO or socket, described in words.
-        case refused(String)
+    /// Whether the archive is an uncompressed tar file (offsets are file offsets).
+    var isUncompressedFile: Bool {
+        feed == nil && stored?.isFile == true && archive_format(handle) & ARCHIVE_FORMAT_BASE_MASK == ARCHIVE_FORMAT_TAR
     }
 
-    /// The 1-based position in the archive.
-    let number: Int
-    /// The name's bytes as stored; nil when libarchive could not give them.
-    let rawName: [UInt8]?
-    let kind: Kind
-    /// The size the header declares, if it declares one.
-    let declaredSize: Int64?
-
-    /// Describes `entry`; a folder walk names entries by their full path, which `folder`
-    /// (the walked folder) is taken off.
-    init(_ entry: OpaquePointer, number: Int, below folder: String?) {
-        self.number = number
-        let name = archive_entry_pathname(entry) ?? archive_entry_pathname_utf8(entry)
-        let bytes = name.map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) } }
-        if let bytes, let folder, bytes.starts(with: folder.utf8) {
-            rawName = Array(bytes.dropFirst(folder.utf8.count).drop { $0 == UInt8(ascii: "/") })
-        } else {
-            rawName = bytes
-        }
-        declaredSize = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
-        let type = archive_entry_filetype(entry)
-        if archive_entry_hardlink(entry) != nil {
-            kind = .refused("a hard link")
-        } else if folder != nil, type & 0o170000 == 0o100000, archive_entry_nlink(entry) > 1 {
-            // In a folder, a file's other names may lie outside it: reading it would read
-            // whatever it is linked to.
-            kind = .refused("a file with \(archive_entry_nlink(entry)) hard links")
-        } else if archive_entry_symlink(entry) != nil {
-            kind = .refused("a symbolic link")
-        } else {
-            switch type & 0o170000 {
-            case 0o100000: kind = .file
-            case 0o040000: kind = .directory
-            case 0o120000: kind = .refused("a symbolic link")
-            case 0o020000, 0o060000: kind = .refused("a device file")
-            case 0o010000: kind = .refused("a FIFO")
-            case 0o140000: kind = .refused("a socket")
-            default: kind = .refused("of unknown type \(String(type, radix: 8))")
-            }
-        }
+    /// Like ``ArchiveStatus/check(_:_:_:_:)``, but a failure of the compressed stream under
+    /// the format is reported as itself, not as libarchive's complaint about missing bytes.
+    private func check(_ code: Int32, _ kind: AlbumKitError.Kind, _ subject: @autoclosure () -> String) throws(AlbumKitError) {
+        guard code != ARCHIVE_OK, code != ARCHIVE_EOF, code != ARCHIVE_WARN else { return }
+        if let failure = feed?.failure { throw failure.error(subject()) }
+        try ArchiveStatus.check(code, handle, kind, subject())
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -33,7 +33,7 @@ enum ArchiveStatus {
     }
 
     /// libarchive's explanation of the last failure on `handle`.
-    private static func message(_ handle: OpaquePointer) -> String {
+    static func message(_ handle: OpaquePointer) -> String {
         if let text = archive_error_string(handle) { return String(cString: text) }
         let code = archive_errno(handle)
         return code == 0 ? "the archive is damaged or not an archive" : String(cString: strerror(code))

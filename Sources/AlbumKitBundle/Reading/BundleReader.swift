@@ -7,7 +7,8 @@ import Foundation
 /// item at a time, so at most one entry's bytes are in memory and nothing is ever extracted.
 ///
 /// Hostile entries (links, devices, FIFOs, `..`, absolute or non-UTF-8 names, duplicates),
-/// passed limits and damaged streams always stop the reading. Content problems (checksums,
+/// passed limits and damaged streams always stop the reading (``ArchiveEntryReader`` checks
+/// the entries and the stream; this reader knows what a bundle holds). Content problems (checksums,
 /// cover hashes, the manifest, `albumCount`) stop it too, unless ``Options/collectsProblems``
 /// asks to gather them in ``problems`` instead (`verify`). Not `Sendable`: it owns a libarchive handle.
 final class BundleReader {
@@ -29,50 +30,36 @@ final class BundleReader {
         case coverLocation(CoverKey, offset: Int64, size: Int)
     }
 
-    private enum Root { case undecided, top, folder(String) }
-    private enum Role {
-        case manifest, list(json: Bool), state, checksums, cover(CoverKey), other, outside
-
-        /// Whether the reader needs the entry's bytes, not just their hash.
-        var keepsBytes: Bool {
-            switch self {
-            case .other, .outside: false
-            default: true
-            }
-        }
-    }
+    private typealias Role = BundleEntryRole
 
     /// The input, as messages name it.
     let input: String
     /// Content problems found so far (only with `collectsProblems`).
     private(set) var problems: [AlbumKitError] = []
-    private let archive: ArchiveReader
+    private let archive: ArchiveEntryReader
     private let options: Options
-    private let totalStoredBytes: Int64?
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-    private var root = Root.undecided
-    private var entryCount = 0
-    private var seen = Set<EntryPath>()
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private var root = BundleRoot()
+    /// Every file's SHA-256, by its path in the archive.
     private var digests: [EntryPath: String] = [:]
     private var manifest: (value: BundleManifest, subject: String)?
     private var listed: (count: Int, subject: String)?
     private var checksums: (value: ChecksumList, subject: String)?
-    private var unpackedBytes: Int64 = 0
     private var reportedBytes: Int64 = -1
     private var pending: [Item] = []
     private var pendingIndex = 0
     private var finished = false
 
     /// Opens `input`, an archive file or a folder.
-    init(_ input: URL, options: Options) throws(AlbumKitError) {
-        self.input = input.path
+    convenience init(_ input: URL, options: Options) throws(AlbumKitError) {
+        try self.init(ArchiveEntryReader(contentsOf: input, limits: options.limits), options: options)
+    }
+
+    /// Reads the bundle that `archive` is positioned at the start of.
+    init(_ archive: ArchiveEntryReader, options: Options) {
+        input = archive.input
+        self.archive = archive
         self.options = options
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isFolder) else {
-            throw AlbumKitError(.fileSystem, "\(input.path): no such file or folder")
-        }
-        archive = isFolder.boolValue ? try ArchiveReader(folder: input.path) : try ArchiveReader(file: input.path)
-        totalStoredBytes = isFolder.boolValue ? nil : (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int64) ?? nil
     }
 
     deinit { buffer.deallocate() }
@@ -92,56 +79,24 @@ final class BundleReader {
     // MARK: - Entries
 
     private func step() throws(AlbumKitError) {
-        guard let entry = try archive.nextEntry(number: entryCount + 1) else {
+        guard let entry = try archive.next() else {
             try finish()
             finished = true
             return
         }
-        entryCount += 1
-        let path = try EntryPath(entry, archive: input)
-        let subject = "\(input) entry \(path)"
-        if case .refused(let what) = entry.kind {
-            throw AlbumKitError(.unreadableInput, "\(subject): is \(what); a bundle may hold only files and folders")
-        }
-        let relative = locate(path, isDirectory: entry.kind == .directory)
+        let subject = "\(input) entry \(entry.path)"
+        let relative = root.locate(entry.entryPath, isFile: entry.kind == .file)
         guard entry.kind == .file else { return }
-        guard seen.insert(path).inserted else {
-            throw AlbumKitError(.unreadableInput, "\(subject): the archive holds this entry twice")
-        }
-        let role = role(of: relative)
+        let role = Role(relative)
         let limit = limit(for: role)
-        if let declared = entry.declaredSize { try checkSize(declared, total: unpackedBytes + declared, limit: limit, subject: subject) }
-        if options.indexesCovers, try skipForIndex(role, entry: entry, path: path) { return }
-        let (bytes, digest) = try readEntry(path, keep: role.keepsBytes, limit: limit, subject: subject, expected: entry.declaredSize)
-        if let relative { digests[relative] = digest }
+        if let declared = entry.declaredSize, let limit, declared > limit.bytes {
+            throw archive.tooLarge(entry, limit: limit.bytes, limitName: limit.key)
+        }
+        if options.indexesCovers, try skipForIndex(role, entry: entry) { return }
+        let (bytes, digest) = try readEntry(entry, keep: role.keepsBytes, limit: limit)
+        digests[entry.entryPath] = digest
         try handle(role, bytes: bytes, digest: digest, relative: relative, subject: subject)
         noteProgress()
-    }
-
-    /// The entry's path inside the bundle: the whole path, or the path below the one top-level
-    /// folder the bundle sits in (decided by the first entry); nil for entries outside it.
-    private func locate(_ path: EntryPath, isDirectory: Bool) -> EntryPath? {
-        guard let top = path.components.first else { return nil }
-        if case .undecided = root {
-            root = (path.components.count == 1 && !isDirectory) || top == "covers" ? .top : .folder(top)
-        }
-        guard case .folder(let folder) = root else { return path }
-        guard top == folder, path.components.count > 1 else { return nil }
-        return path.droppingFirst
-    }
-
-    private func role(of relative: EntryPath?) -> Role {
-        guard let relative else { return .outside }
-        switch relative.components {
-        case ["manifest.json"]: return .manifest
-        case ["albums.json"]: return .list(json: true)
-        case ["albums.plist"]: return .list(json: false)
-        case ["state.json"]: return .state
-        case [ChecksumList.entryName]: return .checksums
-        case let parts where parts.count == 2 && parts[0] == "covers":
-            return CoverKey(fileName: parts[1]).map(Role.cover) ?? .other
-        default: return .other
-        }
     }
 
     private func limit(for role: Role) -> (bytes: Int64, key: String)? {
@@ -152,46 +107,35 @@ final class BundleReader {
         }
     }
 
-    private func checkSize(_ size: Int64, total: Int64, limit: (bytes: Int64, key: String)?, subject: String) throws(AlbumKitError) {
-        if let limit, size > limit.bytes {
-            throw AlbumKitError(.limitExceeded, "\(subject): is more than \(limit.bytes) bytes, the limit (\(limit.key)); nothing was written")
-        }
-        if total > options.limits.archiveBytes {
-            throw AlbumKitError(.limitExceeded, "\(subject): the archive unpacks to more than \(options.limits.archiveBytes) bytes, the limit (limits.archiveBytes); nothing was written")
-        }
-    }
-
     /// In index mode: skips a cover of an uncompressed tar (noting where it lies) or an entry
     /// nobody needs. Returns whether the entry was dealt with.
-    private func skipForIndex(_ role: Role, entry: ArchiveEntry, path: EntryPath) throws(AlbumKitError) -> Bool {
+    private func skipForIndex(_ role: Role, entry: ArchiveEntryInfo) throws(AlbumKitError) -> Bool {
         switch role {
-        case .cover(let key) where archive.isUncompressedFile:
-            guard let size = entry.declaredSize else { return false }
-            pending.append(.coverLocation(key, offset: archive.dataOffset, size: Int(size)))
+        case .cover(let key):
+            guard let offset = archive.currentFileOffset, let size = entry.declaredSize else { return false }
+            pending.append(.coverLocation(key, offset: offset, size: Int(size)))
         case .other, .outside:
             break
         default:
             return false
         }
-        try archive.skip(entry: path.description)
-        unpackedBytes += entry.declaredSize ?? 0
+        try archive.skip()
         return true
     }
 
     /// Reads the entry's bytes in chunks, counting them against the limits and hashing them;
     /// keeps them only when `keep`.
     private func readEntry(
-        _ path: EntryPath, keep: Bool, limit: (bytes: Int64, key: String)?, subject: String, expected: Int64?
+        _ entry: ArchiveEntryInfo, keep: Bool, limit: (bytes: Int64, key: String)?
     ) throws(AlbumKitError) -> (Data?, String) {
         var hasher = SHA256()
-        var kept: Data? = keep ? Data(capacity: Int(min(expected ?? 0, limit?.bytes ?? 0))) : nil
+        var kept: Data? = keep ? Data(capacity: Int(min(entry.declaredSize ?? 0, limit?.bytes ?? 0))) : nil
         var size: Int64 = 0
         while true {
-            let count = try archive.read(into: buffer, entry: path.description)
+            let count = try archive.read(into: buffer)
             if count == 0 { break }
             size += Int64(count)
-            unpackedBytes += Int64(count)
-            try checkSize(size, total: unpackedBytes, limit: limit, subject: subject)
+            if let limit, size > limit.bytes { throw archive.tooLarge(entry, limit: limit.bytes, limitName: limit.key) }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             hasher.update(bufferPointer: chunk)
             kept?.append(chunk.assumingMemoryBound(to: UInt8.self))
@@ -247,12 +191,12 @@ final class BundleReader {
     /// The checks that need the whole bundle: an album list exists; every checksum line matches.
     private func finish() throws(AlbumKitError) {
         if listed == nil {
-            let place = if case .folder(let folder) = root { " (looked inside \(folder)/)" } else { "" }
+            let place = root.folder.map { " (looked inside \($0)/)" } ?? ""
             try report(AlbumKitError(.unreadableInput, "\(input): the bundle holds no albums.json or albums.plist\(place)"))
         }
         if let checksums, !options.indexesCovers {
             for line in checksums.value.lines where line.path.components != [ChecksumList.entryName] {
-                guard let actual = digests[line.path] else {
+                guard let actual = digests[root.entryPath(of: line.path)] else {
                     try report(AlbumKitError(.unreadableInput, "\(checksums.subject) line \(line.number): names \(line.path), which the bundle lacks"))
                     continue
                 }
@@ -271,9 +215,10 @@ final class BundleReader {
 
     /// Adds a progress item every MiB read, and at the end.
     private func noteProgress(force: Bool = false) {
-        let read = totalStoredBytes == nil ? unpackedBytes : archive.storedBytesRead
+        let total = archive.storedSize
+        let read = total == nil ? archive.unpackedBytes : archive.storedBytesRead
         guard force || read - reportedBytes >= 1 << 20 else { return }
         reportedBytes = read
-        pending.append(.source(.progress(bytesRead: read, totalBytes: totalStoredBytes)))
+        pending.append(.source(.progress(bytesRead: read, totalBytes: total)))
     }
 }

@@ -2,16 +2,23 @@ import AlbumKit
 import Foundation
 import Synchronization
 
-/// The `bundle` album source: reads a bundle (SPEC 3) — `.tar`, `.tar.gz`/`.tgz`, `.tar.xz`,
-/// `.tar.zst`, `.zip`, or a folder laid out like an unpacked bundle — through libarchive,
-/// entry by entry. The stream is pulled: the archive advances only as the consumer asks, so
-/// at most one cover is in memory.
+/// The `bundle` album source: reads a bundle (SPEC 3) — an archive of any format libarchive
+/// reads (tar, zip, 7z, rar, cpio, ISO 9660) under at most one compression layer, or a folder
+/// laid out like an unpacked bundle — through ``ArchiveEntryReader``, entry by entry. The
+/// stream is pulled: the archive advances only as the consumer asks, so at most one cover is
+/// in memory.
 public struct BundleSource: AlbumSource {
     /// The archive names this source claims by their ending.
-    public static let endings = [".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".zip"]
+    public static let endings = [
+        ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".tbz", ".tar.lz4", ".tlz4",
+        ".zip", ".7z", ".rar", ".cpio", ".iso",
+    ]
 
+    /// First bytes of the compression layers and archive formats read (tar's is at offset 257).
     private static let signatures: [[UInt8]] = [
-        [0x1F, 0x8B], [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], [0x28, 0xB5, 0x2F, 0xFD], Array("BZh".utf8), Array("PK\u{3}\u{4}".utf8),
+        [0x1F, 0x8B], [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], [0x28, 0xB5, 0x2F, 0xFD], Array("BZh".utf8),
+        [0x04, 0x22, 0x4D, 0x18], Array("PK\u{3}\u{4}".utf8), [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], Array("Rar!\u{1A}\u{7}".utf8),
+        Array("070707".utf8), Array("070701".utf8), Array("070702".utf8), [0xC7, 0x71], [0x71, 0xC7],
     ]
 
     public init() {}
@@ -19,8 +26,8 @@ public struct BundleSource: AlbumSource {
     public var name: String { "bundle" }
     public var summary: String { "albumkit bundles: archives (tar, zip, …) and unpacked bundle folders" }
 
-    /// A folder, a name with an archive ending, or bytes that start like gzip, xz, zstd,
-    /// bzip2, zip or a tar header: generic, since other sources read archives and folders too.
+    /// A folder, a name with an archive ending, or bytes that start like a compression layer
+    /// or an archive format: generic, since other sources read archives and folders too.
     public func match(_ input: SourceInput) -> SourceMatch {
         let lower = input.name.lowercased()
         if input.isFolder || Self.endings.contains(where: lower.hasSuffix) { return .generic }

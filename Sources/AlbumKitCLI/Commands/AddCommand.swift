@@ -1,33 +1,52 @@
 import AlbumKit
 import ArgumentParser
 
-/// `albumkit add --title T --artist A [--genre G] [--year Y] [--cover URL] [--at POS]`.
+/// `albumkit add --title T --artist A [--genre G] [--year Y] [--cover URL] [--at POS] [--yes]`.
 struct AddCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add one album.")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add one album.",
+        discussion: """
+            An album already in the library (the same artist, title and year, ignoring case, as import's \
+            duplicates) is added only when confirmed on a terminal, or with --yes.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The title (required).") var title: String
     @Option(help: "The artist (required).") var artist: String
     @Option(help: "The genre.") var genre = ""
-    @Option(help: "The year: 1 to 4 digits.") var year = ""
+    @Option(parsing: .unconditional, help: "The year: 1 to 4 digits.") var year = ""
     @Option(help: ArgumentHelp("The cover: http(s)://…, file://… or covers/<sha256>.<ext>.", valueName: "url")) var cover: String?
-    @Option(help: ArgumentHelp("Insert at this position (default: at the end).", valueName: "pos")) var at: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Insert at this position (default: at the end).", valueName: "pos")) var at: Int?
+    @Flag(help: "Add it even when the library holds the same album.") var yes = false
 
     func run() async throws {
         try await global.withLibrary { library, context in
             let record = AlbumRecord(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
+            try await confirmIfDuplicate(record, in: library)
             guard let cover, !cover.hasPrefix("covers/") else {
                 return try await report(try await library.add(record, at: at), in: library)
             }
             let summary = try await library.fetchingCovers {
                 try await report(try await library.add(record, at: at), in: library)
             }
-            context.warn(about: summary)
+            await context.warn(about: summary, in: library)
         }
+    }
+
+    /// Import's duplicate rule: the same artist, title and year, ignoring case.
+    private func confirmIfDuplicate(_ record: AlbumRecord, in library: Library) async throws {
+        let album = try record.validated(newID: .generate(), label: "'\(record.title)'")
+        let albums = try await library.albums()
+        guard let index = albums.firstIndex(where: { $0.duplicateKey == album.duplicateKey }) else { return }
+        let existing = albums[index]
+        let year = existing.year.isEmpty ? "" : " (\(existing.year))"
+        let duplicate = "'\(existing.title)' by \(existing.artist)\(year) is already in the library at position \(index + 1)"
+        try Confirmation.require(
+            yes: yes, warning: duplicate, question: "Add it anyway?", refusal: "\(duplicate); add --yes to add it anyway")
     }
 
     private func report(_ album: Album, in library: Library) async throws {
         let position = try await library.album(.id(album.id)).position
-        print("Added '\(album.title)' by \(album.artist) at position \(position) (id \(album.id)).")
+        Console.out("Added '\(album.title)' by \(album.artist) at position \(position) (id \(album.id)).")
     }
 }

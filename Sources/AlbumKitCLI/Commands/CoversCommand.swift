@@ -41,15 +41,11 @@ struct CoversCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.withLibrary { library, _ in
-                var counts: [CoverState: Int] = [:]
-                for row in try await library.rows() {
-                    counts[row.cover, default: 0] += 1
-                    var line = "\(row.position)\t\(row.cover.rawValue)\t\(row.album.title)"
-                    if let reference = row.album.coverUrl { line += "\t\(reference)" }
-                    if row.cover == .failed, let reason = await library.coverFailure(of: row.album) { line += "\t\(reason)" }
-                    print(line)
-                }
-                print("stored \(counts[.stored] ?? 0), missing \(counts[.missing] ?? 0), failed \(counts[.failed] ?? 0), none \(counts[.none] ?? 0)")
+                let listed = try await library.listed()
+                let resolutions = await library.memento.covers
+                Console.out(rendered: CoverStatusTable.render(
+                    listed, resolutions: resolutions, width: Console.width(.output), colour: Console.usesColour(.output)))
+                Console.out(CoverStatusTable.summary(listed))
             }
         }
     }
@@ -62,7 +58,7 @@ struct CoversCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (removed, bytes) = try await global.withLibrary { library, _ in try await library.pruneCovers() }
-            print("Removed \(removed) unused cover\(removed == 1 ? "" : "s"), freeing \(bytes) bytes.")
+            Console.out("Removed \(removed) unused cover\(removed == 1 ? "" : "s"), freeing \(ByteCount.format(bytes)).")
         }
     }
 }

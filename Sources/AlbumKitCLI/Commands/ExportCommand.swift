@@ -20,7 +20,11 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let destination = URL(fileURLWithPath: path)
-        let replacing = force || (FileManager.default.fileExists(atPath: path) && Console.confirm("\(path) exists. Replace it?"))
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists {
+            try Confirmation.require(yes: force, question: "\(path) exists. Replace it?", refusal: "\(path) already exists; add --force to replace it")
+        }
+        let replacing = force || exists
         let report = try await global.withLibrary(progress: true) { library, _ in
             try await library.export(to: destination, replacing: replacing)
         }

@@ -8,7 +8,7 @@ struct UndoCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        try await HistoryDescription.walk(global, forward: false)
+        try await HistoryWalk.step(global, forward: false)
     }
 }
 
@@ -19,30 +19,18 @@ struct RedoCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        try await HistoryDescription.walk(global, forward: true)
+        try await HistoryWalk.step(global, forward: true)
     }
 }
 
-/// Walks the history and says in words what a step did.
-enum HistoryDescription {
-    /// Undoes (or redoes, `forward`) one step and prints what it was.
-    static func walk(_ global: GlobalOptions, forward: Bool) async throws {
-        let change = try await global.withLibrary { library, _ in
-            forward ? try await library.redo() : try await library.undo()
+/// Walks the history one step and says in words what that step was.
+enum HistoryWalk {
+    /// Undoes (or redoes, `forward`) one step and prints it: `Undid: moved 'Low' from 7 to 1`.
+    static func step(_ global: GlobalOptions, forward: Bool) async throws {
+        let (change, titles) = try await global.withLibrary { library, _ in
+            let change = forward ? try await library.redo() : try await library.undo()
+            return (change, Dictionary(try await library.albums().map { ($0.id, $0.title) }) { first, _ in first })
         }
-        print("\(forward ? "Redid" : "Undid"): \(describe(change))")
-    }
-
-    static func describe(_ change: LibraryChange) -> String {
-        let details = change.edits.prefix(5).map { edit -> String in
-            switch edit {
-            case .insert(let album, let index): "add '\(album.title)' at \(index + 1)"
-            case .remove(let album, let index): "remove '\(album.title)' from \(index + 1)"
-            case .update(_, let after): "update '\(after.title)'"
-            case .move(_, let from, let to): "move \(from + 1) to \(to + 1)"
-            }
-        }
-        let more = change.edits.count > 5 ? ", and \(change.edits.count - 5) more" : ""
-        return "\(change.label) (\(details.joined(separator: ", "))\(more))"
+        Console.out("\(forward ? "Redid" : "Undid"): \(ChangeDescription.describe(change, titles: titles))")
     }
 }

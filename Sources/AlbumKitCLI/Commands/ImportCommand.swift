@@ -18,7 +18,8 @@ struct ImportCommand: AsyncParsableCommand {
             same artist, title and year ignoring case. Nothing is written if any input or stage fails. \
             --dry-run prints the plan album by album: new, duplicate, replace, copy, dropped (stage and \
             reason), invalid (reason).
-            """)
+            """,
+        aliases: ["imp"])
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Files or folders to import.") var paths: [String]
@@ -35,11 +36,12 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, format: format)
-        let (report, covers) = try await global.withLibrary(progress: !json) { library, _ in
-            try await library.importAlbums(from: paths.map { URL(fileURLWithPath: $0) }, options: options, fetchCovers: fetchCovers)
+        let report = try await global.withLibrary(progress: !json) { library, context in
+            let (report, covers) = try await library.importAlbums(from: paths.map { URL(fileURLWithPath: $0) }, options: options, fetchCovers: fetchCovers)
+            await context.warn(about: covers, in: library)
+            return report
         }
         for warning in report.summary.warnings { Console.warning(warning) }
-        for failure in covers?.failures ?? [] { Console.warning("cover of album \(failure.album): \(failure.reason)") }
         let summary = report.summary
         if dryRun {
             print(json ? try ImportPlanText.json(report.plan) : ImportPlanText.render(report.plan))

@@ -1,19 +1,24 @@
 import AlbumKit
 import ArgumentParser
 
-/// `albumkit move POS|ID --to POS`.
+/// `albumkit move ALBUM --to POS` (alias `mv`).
 struct MoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "move", abstract: "Move an album to another position (undoable).")
+    static let configuration = CommandConfiguration(
+        commandName: "move", abstract: "Move an album to another position (undoable).", aliases: ["mv"])
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "A position (1-based) or an album id.") var album: String
-    @Option(help: ArgumentHelp("The new position.", valueName: "pos")) var to: Int
+    @Argument(help: AlbumWords.help) var album: [String] = []
+    @Option(parsing: .unconditional, help: ArgumentHelp("The new position.", valueName: "pos")) var to: Int
+
+    func validate() throws {
+        guard !album.isEmpty else { throw ValidationError("name the album to move") }
+    }
 
     func run() async throws {
         try await global.withLibrary { library, _ in
-            try await library.move(AlbumReference(album), to: to)
-            let moved = try await library.album(.position(to)).album
-            print("Moved '\(moved.title)' to position \(to).")
+            let listed = try await library.resolve(AlbumReference(words: album))
+            try await library.move(.id(listed.album.id), to: to)
+            Console.out("Moved '\(listed.album.title)' from \(listed.position) to \(to).")
         }
     }
 }

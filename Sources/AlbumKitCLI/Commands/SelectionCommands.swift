@@ -1,16 +1,22 @@
 import AlbumKit
 import ArgumentParser
 
-/// `albumkit select POS|ID`: make an album current (remembered across runs).
+/// `albumkit select ALBUM`: make an album current (remembered across runs).
 struct SelectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "select", abstract: "Make an album the current one.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "A position (1-based) or an album id.") var album: String
+    @Argument(help: AlbumWords.help) var album: [String] = []
+
+    func validate() throws {
+        guard !album.isEmpty else { throw ValidationError("name the album to select") }
+    }
 
     func run() async throws {
-        let album = try await global.withLibrary { library, _ in try await library.select(AlbumReference(self.album)) }
-        print("Current album: '\(album.title)' by \(album.artist).")
+        let album = try await global.withLibrary { library, _ in
+            try await library.select(.id(try await library.resolve(AlbumReference(words: self.album)).album.id))
+        }
+        Console.out("Current album: '\(album.title)' by \(album.artist).")
     }
 }
 
@@ -24,11 +30,14 @@ struct CurrentCommand: AsyncParsableCommand {
     func run() async throws {
         try await global.withLibrary { library, _ in
             guard let album = try await library.currentAlbum() else {
-                print(json ? try AlbumJSON.single(nil) : "No current album.")
-                return
+                return json ? Console.out(rendered: [try AlbumJSON.single(nil)]) : Console.out("No current album.")
             }
             let row = try await library.detailRow(.id(album.id))
-            print(json ? try AlbumJSON.single(row) : AlbumTable.detail(row, isCurrent: true))
+            if json {
+                Console.out(rendered: [try AlbumJSON.single(row)])
+            } else {
+                Console.out(AlbumTable.detail(row, isCurrent: true))
+            }
         }
     }
 }

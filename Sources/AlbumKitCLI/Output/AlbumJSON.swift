@@ -61,19 +61,18 @@ enum AlbumJSON {
     }
 }
 
-extension Library {
-    /// Every album with its position and cover state, for output.
-    func rows() async throws -> [AlbumJSON.Row] {
-        let albums = try await albums()
-        return zip(albums, await coverStates(of: albums)).enumerated().map { index, row in
-            AlbumJSON.Row(position: index + 1, album: row.0, cover: row.1)
-        }
+extension AlbumJSON.Row {
+    /// The row of a listed album.
+    init(_ listed: ListedAlbum) {
+        self.init(position: listed.position, album: listed.album, cover: listed.cover)
     }
+}
 
+extension Library {
     /// One album with its position, cover state and stored cover, for `show` and `current`.
     func detailRow(_ reference: AlbumReference) async throws -> AlbumJSON.Row {
-        let (album, position) = try await album(reference)
-        let stored = await storedCover(of: album).map { ($0, coverLocation($0)) }
-        return AlbumJSON.Row(position: position, album: album, cover: await coverState(of: album), stored: stored)
+        let listed = try await resolve(reference)
+        let stored = await storedCover(of: listed.album).map { ($0, coverLocation($0)) }
+        return AlbumJSON.Row(position: listed.position, album: listed.album, cover: listed.cover, stored: stored)
     }
 }

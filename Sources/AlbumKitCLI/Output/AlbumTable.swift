@@ -2,27 +2,32 @@ import AlbumKit
 
 /// The human forms of albums: a table for `list`, a block of fields for `show`.
 enum AlbumTable {
-    /// Columns: current mark, position, title, artist, year, genre, cover state; each column
-    /// as wide as its widest cell, two spaces apart, the last one unpadded.
-    static func render(_ rows: [AlbumJSON.Row], current: AlbumID?) -> String {
-        guard !rows.isEmpty else { return "(no albums)" }
-        let header = ["", "#", "TITLE", "ARTIST", "YEAR", "GENRE", "COVER"]
-        let lines = [header] + rows.map { row in
-            [row.album.id == current ? "*" : "", String(row.position), clip(row.album.title), clip(row.album.artist),
-             row.album.year, clip(row.album.genre), row.cover.rawValue]
+    /// Columns: current mark, position (right-aligned), title, artist, year, genre, cover
+    /// state (coloured by state); fitted to `width` by cutting title, artist and genre, and
+    /// on a very narrow terminal leaving out genre, then year.
+    static func render(_ rows: [AlbumJSON.Row], current: AlbumID?, width: Int?, colour: Bool) -> [String] {
+        var table = TextTable(columns: [
+            .init(header: ""), .init(header: "#", alignRight: true), .init(header: "TITLE", shrinks: true),
+            .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
+            .init(header: "COVER"),
+        ])
+        table.rows = rows.map { row in
+            [
+                row.album.id == current ? "*" : "", .init(String(row.position)), .init(row.album.title), .init(row.album.artist),
+                .init(row.album.year), .init(row.album.genre), coverCell(row.cover),
+            ]
         }
-        let lengths = lines.map { cells in cells.map(\.count) }
-        let widths = header.indices.map { column in lengths.lazy.map { $0[column] }.max() ?? 0 }
-        let spaces = String(repeating: " ", count: (widths.max() ?? 0) + 2)
-        var text = ""
-        for (number, (cells, counts)) in zip(lines, lengths).enumerated() {
-            if number > 0 { text += "\n" }
-            for column in cells.indices {
-                text += cells[column]
-                if column < cells.count - 1 { text += spaces.prefix(widths[column] - counts[column] + 2) }
-            }
+        return table.render(width: width, colour: colour)
+    }
+
+    /// A cover state, coloured by what it asks of the reader.
+    static func coverCell(_ state: CoverState) -> TextTable.Cell {
+        switch state {
+        case .stored: .init(state.rawValue, style: .good)
+        case .missing: .init(state.rawValue, style: .attention)
+        case .failed: .init(state.rawValue, style: .error)
+        case .none: .init(state.rawValue, style: .faint)
         }
-        return text
     }
 
     /// One album, a field a line.
@@ -36,10 +41,5 @@ enum AlbumTable {
             "genre:    \(row.album.genre)",
             "cover:    \(row.album.coverUrl ?? "-") (\(row.cover.rawValue))",
         ] + (row.stored.map { ["stored:   \($0.location ?? $0.key.fileName)"] } ?? [])).joined(separator: "\n")
-    }
-
-    private static func clip(_ text: String) -> String {
-        let flat = text.utf8.contains(UInt8(ascii: "\t")) ? String(text.map { $0 == "\t" ? " " : $0 }) : text
-        return flat.count > 40 ? String(flat.prefix(39)) + "…" : flat
     }
 }

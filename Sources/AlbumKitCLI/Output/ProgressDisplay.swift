@@ -2,8 +2,11 @@ import AlbumKit
 import Foundation
 import Synchronization
 
-/// Progress of long work (import, export): a bar redrawn in place when standard error is a
-/// terminal, plain lines at most once a second otherwise. A hub subscriber like any other.
+/// Progress of long work (import, export, cover fetching): on a terminal one line redrawn in
+/// place (`\r`, erase line) that fits the terminal's width whatever it is, at most ten
+/// times a second; otherwise plain lines at most once a second. A hub subscriber like any
+/// other. Readings are only shown once they mean something: no rate before a second has
+/// passed or while nothing was counted, no ETA before two seconds and 5 %.
 final class ProgressDisplay: Sendable {
     private struct State {
         var started = ContinuousClock.now
@@ -11,6 +14,7 @@ final class ProgressDisplay: Sendable {
         var drewBar = false
         var coversRequested = 0
         var coversDone = 0
+        var coversExported = 0
     }
 
     private let terminal = Console.errorIsTerminal
@@ -26,9 +30,13 @@ final class ProgressDisplay: Sendable {
         case .importStarted, .exportStarted:
             state.withLock { $0 = State() }
         case .importProgress(let input, let albums, let read, let total):
-            show(verb: "importing", name: input, albums: albums, done: read, total: total, unit: .bytes)
+            show(ProgressReading(verb: "importing", name: input, albums: albums, done: read, total: total, unit: .bytes))
         case .exportProgress(let path, let albums, _, let written):
-            show(verb: "exporting", name: path, albums: albums, done: written, total: nil, unit: .bytes)
+            let covers = state.withLock { state in
+                defer { state.coversExported += 1 }
+                return state.coversExported
+            }
+            show(ProgressReading(verb: "exporting", name: path, albums: albums, covers: covers, done: written, total: nil, unit: .bytes))
         case .coverRequested:
             state.withLock { $0.coversRequested += 1 }
         case .coverFetched, .coverCached, .coverFailed:
@@ -36,9 +44,14 @@ final class ProgressDisplay: Sendable {
                 state.coversDone += 1
                 return (state.coversDone, state.coversRequested)
             }
-            show(verb: "fetching covers", name: "", albums: done, done: Int64(done), total: Int64(total), unit: .count)
+            show(ProgressReading(verb: "fetching covers", name: "", albums: nil, done: Int64(done), total: Int64(total), unit: .count))
             if done == total { endLine() }
-        case .importFinished, .exportFinished, .importFailed:
+        case .exportFinished(let path, let albums, let written):
+            // Covers are counted as they go; the last reading must show them all.
+            let covers = state.withLock { max($0.coversExported - 1, 0) }
+            show(ProgressReading(verb: "exporting", name: path, albums: albums, covers: covers, done: written, total: nil, unit: .bytes), force: true)
+            endLine()
+        case .importFinished, .importFailed:
             endLine()
         default:
             break
@@ -54,49 +67,107 @@ final class ProgressDisplay: Sendable {
         if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
-    /// What `done` and `total` count.
-    private enum Unit {
-        case bytes, count
-
-        func format(_ value: Int64) -> String {
-            self == .count ? String(value) : ProgressDisplay.bytes(value)
-        }
-    }
-
-    private func show(verb: String, name: String, albums: Int, done: Int64, total: Int64?, unit: Unit) {
+    private func show(_ reading: ProgressReading, force: Bool = false) {
         let now = ContinuousClock.now
         let line: String? = state.withLock { state in
-            let finished = total.map { done >= $0 } ?? false
+            let finished = force || reading.total.map { reading.done >= $0 } ?? false
             if let last = state.lastDrawn, now - last < (terminal ? .milliseconds(100) : .seconds(1)), !finished { return nil }
+            // Plain lines are for long work: nothing for work done within its first second.
+            if !terminal, now - state.started < .seconds(1) { return nil }
             state.lastDrawn = now
             state.drewBar = state.drewBar || terminal
-            let seconds = max(Double((now - state.started).components.attoseconds) / 1e18 + Double((now - state.started).components.seconds), 0.001)
-            let rate = Double(done) / seconds
-            var text = name.isEmpty ? "\(verb): " : "\(verb) \((name as NSString).lastPathComponent): \(albums) albums, "
-            text += unit.format(done)
-            if let total, total > 0 {
-                let fraction = min(Double(done) / Double(total), 1)
-                let filled = Int(fraction * 24)
-                let eta = rate > 0 ? Int(Double(total - done) / rate) : 0
-                text = "[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: 24 - filled))] \(Int(fraction * 100))% " + text
-                    + " of \(unit.format(total)), \(unit.format(Int64(rate)))/s, ETA \(eta)s"
-            } else {
-                text += ", \(unit.format(Int64(rate)))/s"
-            }
-            return text
+            let elapsed = now - state.started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return terminal ? reading.bar(seconds: seconds, width: Console.width(.error) ?? 80) : reading.plain(seconds: seconds)
         }
         guard let line else { return }
         FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
     }
+}
 
-    fileprivate static func bytes(_ count: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
+/// One reading of long work, and the line that shows it.
+struct ProgressReading {
+    /// What `done` and `total` count.
+    enum Unit {
+        case bytes, count
+
+        func format(_ value: Int64) -> String { self == .count ? String(value) : ByteCount.format(value) }
+    }
+
+    var verb: String
+    var name: String
+    var albums: Int?
+    var covers: Int?
+    var done: Int64
+    var total: Int64?
+    var unit: Unit
+
+    init(verb: String, name: String, albums: Int?, covers: Int? = nil, done: Int64, total: Int64?, unit: Unit) {
+        self.verb = verb
+        self.name = TerminalText.escaped((name as NSString).lastPathComponent)
+        self.albums = albums
+        self.covers = covers
+        self.done = done
+        self.total = total.flatMap { $0 > 0 ? $0 : nil }
+        self.unit = unit
+    }
+
+    /// How far along, 0 to 1, when the total is known.
+    var fraction: Double? { total.map { min(max(Double(done) / Double($0), 0), 1) } }
+
+    /// The readings worth showing after `seconds`, most important first.
+    func facts(seconds: Double) -> [String] {
+        var facts: [String] = []
+        if let fraction { facts.append("\(Int(fraction * 100))%") }
+        if let albums { facts.append("\(albums) album\(albums == 1 ? "" : "s")") }
+        if let covers, covers > 0 { facts.append("\(covers) cover\(covers == 1 ? "" : "s")") }
+        if let total {
+            facts.append(unit == .count ? "\(done)/\(total)" : "\(unit.format(done)) of \(unit.format(total))")
+        } else if done > 0 {
+            facts.append(unit.format(done))
         }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
+        if let eta = eta(seconds: seconds) { facts.append("ETA \(eta)") }
+        if seconds >= 1, done > 0 { facts.append("\(unit.format(Int64(Double(done) / seconds)))/s") }
+        return facts
+    }
+
+    /// The time left, once the rate has had time to settle: `9s`, `1m05s`.
+    func eta(seconds: Double) -> String? {
+        guard let fraction, fraction >= 0.05, fraction < 1, seconds >= 2 else { return nil }
+        let left = Int((seconds / fraction - seconds).rounded(.up))
+        return left >= 60 ? String(format: "%dm%02ds", left / 60, left % 60) : "\(max(left, 1))s"
+    }
+
+    /// A plain line, for a log.
+    func plain(seconds: Double) -> String {
+        "\(label): \(facts(seconds: seconds).joined(separator: ", "))"
+    }
+
+    private var label: String { name.isEmpty ? verb : "\(verb) \(name)" }
+
+    /// The line drawn in place: at most `width - 1` columns (the last column would wrap on
+    /// some terminals). Readings are dropped from the least important and the name is cut
+    /// before the bar narrows below ten columns; a very narrow terminal gets what fits.
+    func bar(seconds: Double, width: Int) -> String {
+        let room = max(width - 1, 1)
+        var facts = facts(seconds: seconds)
+        while true {
+            let info = facts.joined(separator: ", ")
+            let hasBar = fraction != nil
+            let spaces = hasBar ? 2 : 1
+            let labelRoom = room - DisplayWidth.of(info) - spaces - (hasBar ? 12 : 0)
+            if labelRoom >= min(DisplayWidth.of(label), 12) || facts.count <= 1 {
+                let shownLabel = DisplayWidth.truncated(label, to: max(labelRoom, 0))
+                let barWidth = min(30, room - DisplayWidth.of(shownLabel) - DisplayWidth.of(info) - spaces - 2)
+                let line = [shownLabel, hasBar ? drawBar(max(barWidth, 1)) : "", info].filter { !$0.isEmpty }.joined(separator: " ")
+                return DisplayWidth.truncated(line, to: room)
+            }
+            facts.removeLast()
+        }
+    }
+
+    private func drawBar(_ width: Int) -> String {
+        let filled = Int((fraction ?? 0) * Double(width))
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
     }
 }

@@ -36,6 +36,9 @@ struct EntryPath: Hashable, CustomStringConvertible {
     /// The path below the first component (the bundle inside a top-level folder).
     var droppingFirst: EntryPath { EntryPath(components: Array(components.dropFirst())) }
 
+    /// The path below `folder`.
+    func prepending(_ folder: String) -> EntryPath { EntryPath(components: [folder] + components) }
+
     /// The components joined with `/`.
     var description: String { components.joined(separator: "/") }
 

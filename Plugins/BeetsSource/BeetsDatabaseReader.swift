@@ -1,0 +1,46 @@
+import AlbumKit
+import Foundation
+import SourceSupport
+
+/// Reads a beets database page by page (each page its own short read transaction, so no
+/// lock is held while the import works through it) and hands out each album after its cover.
+struct BeetsDatabaseReader: SourceItemReader {
+    private static var pageSize: Int { 200 }
+
+    private let database: BeetsDatabase
+    private let context: SourceContext
+    /// Art may be read under `covers.fileRoots` and in the database's own folder.
+    private let roots: FileRoots
+    private var page: [(id: Int64, album: BeetsAlbum)] = []
+    private var lastID: Int64 = .min
+    private var exhausted = false
+    private var outbox: [SourceItem] = []
+
+    init(_ url: URL, context: SourceContext) throws(AlbumKitError) {
+        database = try BeetsDatabase(url)
+        self.context = context
+        roots = FileRoots(context.fileRoots.paths + [url.deletingLastPathComponent().path])
+    }
+
+    mutating func next() throws -> SourceItem? {
+        if !outbox.isEmpty { return outbox.removeFirst() }
+        if page.isEmpty {
+            guard !exhausted else { return nil }
+            page = try database.albums(after: lastID, limit: Self.pageSize)
+            exhausted = page.count < Self.pageSize
+            guard let last = page.last else { return nil }
+            lastID = last.id
+            page.reverse()
+        }
+        let (id, album) = page.removeLast()
+        let record: AlbumRecord
+        do {
+            record = try album.record()
+        } catch {
+            throw AlbumKitError(.unreadableInput, "\(database.path) album id \(id): \(error.message)")
+        }
+        let cover = album.cover(musicDirectory: database.musicDirectory, roots: roots, maxBytes: context.limits.coverBytes)
+        outbox = SourceItem.album(record, label: "\(database.path) album id \(id) '\(album.album.prefix(80))'", cover: cover)
+        return outbox.removeFirst()
+    }
+}

@@ -1,0 +1,132 @@
+import AlbumKit
+import Foundation
+import SourceSupport
+
+/// Reads a `Library.xml` to its end, adding each track to its album, then hands out the
+/// albums (each after its cover, when art lies beside its tracks) and the warnings.
+struct ITunesLibraryReader: SourceItemReader {
+    private enum Phase { case prologue, topLevel, tracks, emitting }
+    private static var tracksPerProgress: Int { 2000 }
+
+    private var xml: XMLReader
+    private let context: SourceContext
+    private var phase = Phase.prologue
+    private var sawTracks = false
+    private var albums: [ITunesAlbum] = []
+    private var albumIndex: [AlbumKey: Int] = [:]
+    private var skippedTracks = 0
+    private var outbox: [SourceItem] = []
+    private var nextAlbum = 0
+    private var foldersNotPermitted = 0
+
+    private struct AlbumKey: Hashable {
+        let artist: String
+        let title: String
+    }
+
+    init(_ url: URL, context: SourceContext) throws(AlbumKitError) {
+        xml = try XMLReader(url)
+        self.context = context
+    }
+
+    mutating func next() throws -> SourceItem? {
+        while true {
+            switch phase {
+            case .prologue:
+                try xml.expectStart("plist", in: "the library")
+                try xml.expectStart("dict", in: "the library")
+                phase = .topLevel
+            case .topLevel:
+                try readTopLevelEntry()
+            case .tracks:
+                return try readTracks()
+            case .emitting:
+                return emit()
+            }
+        }
+    }
+
+    /// One key of the root dictionary: `Tracks` is read, any other value skipped; after the
+    /// last, the document must end.
+    private mutating func readTopLevelEntry() throws(AlbumKitError) {
+        guard let key = try xml.nextKey(in: "the library") else {
+            guard try xml.next() == .end("plist"), try xml.next() == nil else { throw xml.error("content after the library's dictionary") }
+            guard sawTracks else { throw xml.error("no 'Tracks' dictionary: not an iTunes library") }
+            finishReading()
+            return
+        }
+        if key == "Tracks" {
+            try xml.expectStart("dict", in: "'Tracks'")
+            sawTracks = true
+            phase = .tracks
+        } else {
+            guard case .start = try xml.next() else { throw xml.error("'\(key)' has no value") }
+            try xml.skipElement()
+        }
+    }
+
+    /// Up to ``tracksPerProgress`` tracks, then how far the file has been read.
+    private mutating func readTracks() throws(AlbumKitError) -> SourceItem {
+        for _ in 0..<Self.tracksPerProgress {
+            guard let name = try xml.nextKey(in: "'Tracks'") else {
+                phase = .topLevel
+                break
+            }
+            let line = xml.line
+            try xml.expectStart("dict", in: "track \(name)")
+            let track = try ITunesTrack(reading: &xml, name: name)
+            try add(track, name: name, line: line)
+        }
+        return .progress(bytesRead: xml.bytesRead, totalBytes: xml.totalBytes)
+    }
+
+    private mutating func add(_ track: ITunesTrack, name: String, line: Int) throws(AlbumKitError) {
+        let title = track.album.trimmed
+        let artist = track.albumArtistOrFallback.trimmed
+        guard !title.isEmpty, !artist.isEmpty else {
+            skippedTracks += 1
+            return
+        }
+        let key = AlbumKey(artist: artist, title: title)
+        if let index = albumIndex[key] {
+            albums[index].add(track)
+            return
+        }
+        guard !track.persistentID.isEmpty else {
+            throw AlbumKitError(.unreadableInput, "\(xml.path) line \(line): track \(name) has no 'Persistent ID'")
+        }
+        albumIndex[key] = albums.count
+        albums.append(ITunesAlbum(first: track, title: title, artist: artist, line: line))
+    }
+
+    private mutating func finishReading() {
+        albumIndex = [:]
+        if skippedTracks > 0 {
+            outbox.append(.warning("\(xml.path): \(skippedTracks) track\(skippedTracks == 1 ? "" : "s") without an album or an artist skipped"))
+        }
+        phase = .emitting
+    }
+
+    /// The next pending item: an album's cover and the album, then the closing warnings.
+    private mutating func emit() -> SourceItem? {
+        if !outbox.isEmpty { return outbox.removeFirst() }
+        guard nextAlbum < albums.count else {
+            if foldersNotPermitted > 0 {
+                let count = foldersNotPermitted
+                foldersNotPermitted = 0
+                return .warning("\(xml.path): art beside the tracks of \(count) album\(count == 1 ? "" : "s") not looked for: not under covers.fileRoots")
+            }
+            return nil
+        }
+        let album = albums[nextAlbum]
+        nextAlbum += 1
+        let label = "\(xml.path) line \(album.line) album '\(album.title.prefix(80))'"
+        var cover: Result<CoverImage, CoverImage.Warning>?
+        if let folder = album.folder {
+            cover = CoverImage.beside(folder, roots: context.fileRoots, maxBytes: context.limits.coverBytes, for: album.title)
+            if cover == nil, context.fileRoots.permitted(folder) == nil { foldersNotPermitted += 1 }
+        }
+        outbox = SourceItem.album(album.record, label: label, cover: cover)
+        return outbox.removeFirst()
+    }
+}

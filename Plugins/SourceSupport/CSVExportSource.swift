@@ -1,0 +1,123 @@
+import AlbumKit
+import Foundation
+
+/// What tells one CSV export apart from another: its header and how a row becomes an album.
+/// Discogs and RateYourMusic are two of these; ``CSVExportSource`` reads any of them.
+public protocol CSVExportFormat: Sendable {
+    /// The source's name (`discogs`), for `import --format` and `albumkit plugins`.
+    var name: String { get }
+    /// One line for `albumkit plugins`.
+    var summary: String { get }
+    /// What messages call the export ("a Discogs collection export").
+    var description: String { get }
+    /// The first columns of the header, in order, white space around them aside: the
+    /// export's own, so a file whose header starts with them is this export.
+    var signature: [String] { get }
+    /// The columns ``album(from:)`` reads; a header without one is an error.
+    var requiredColumns: [String] { get }
+    /// The album one data row gives; a problem is thrown as a ``CSVRowProblem``.
+    func album(from row: CSVRow) throws(CSVRowProblem) -> AlbumRecord
+}
+
+/// What is wrong with one row, in a few words ("release_id 'x' is not a number"); the source
+/// adds the file, row and line.
+public struct CSVRowProblem: Error, Sendable {
+    /// The problem.
+    public let message: String
+    /// A problem saying `message`.
+    public init(_ message: String) { self.message = message }
+}
+
+/// One data row, with its fields looked up by column name.
+public struct CSVRow: Sendable {
+    let fields: [String]
+    let columns: [String: Int]
+
+    /// The field under `column` (a required column; "" for any other the header lacks).
+    public subscript(column: String) -> String {
+        columns[column].map { fields[$0] } ?? ""
+    }
+}
+
+/// An ``AlbumSource`` for the CSV export `Format` describes: recognised by its header, read
+/// row by row (one record in memory), every row an album.
+public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
+    /// The export this source reads.
+    public let format: Format
+
+    /// A source for `format`.
+    public init(format: Format) { self.format = format }
+
+    public var name: String { format.name }
+    public var summary: String { format.summary }
+
+    /// Specific when the first line's columns start with the format's signature.
+    public func match(_ input: SourceInput) -> SourceMatch {
+        guard !input.isFolder else { return .none }
+        var text = input.prefix
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+        let firstLine = text.prefix { $0 != 0x0A && $0 != 0x0D }
+        let columns = String(decoding: firstLine, as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"")) }
+        return columns.starts(with: format.signature) ? .specific : .none
+    }
+
+    public func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error> {
+        let url = input.url
+        let format = format
+        return pulledItems { try CSVExportReader(url, format: format) }
+    }
+}
+
+/// Reads the rows of one export, with a progress item every so many rows.
+private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
+    private static var rowsPerProgress: Int { 2000 }
+
+    let format: Format
+    var csv: CSVReader
+    let columns: [String: Int]
+    let width: Int
+    var rowsSinceProgress = 0
+    var finished = false
+
+    init(_ url: URL, format: Format) throws(AlbumKitError) {
+        self.format = format
+        csv = try CSVReader(url)
+        guard let header = try csv.next() else {
+            throw AlbumKitError(.unreadableInput, "\(url.path): empty; \(format.description) starts with a header line")
+        }
+        var columns: [String: Int] = [:]
+        for (index, name) in header.fields.enumerated() where columns[name.trimmingCharacters(in: .whitespaces)] == nil {
+            columns[name.trimmingCharacters(in: .whitespaces)] = index
+        }
+        let missing = format.requiredColumns.filter { columns[$0] == nil }
+        guard missing.isEmpty else {
+            throw AlbumKitError(.unreadableInput, "\(url.path) line \(header.line): the header lacks the column\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of \(format.description)")
+        }
+        self.columns = columns
+        width = header.fields.count
+    }
+
+    mutating func next() throws -> SourceItem? {
+        guard !finished else { return nil }
+        if rowsSinceProgress == Self.rowsPerProgress {
+            rowsSinceProgress = 0
+            return .progress(bytesRead: csv.bytesRead, totalBytes: csv.totalBytes)
+        }
+        guard let record = try csv.next() else {
+            finished = true
+            return .progress(bytesRead: csv.bytesRead, totalBytes: csv.totalBytes)
+        }
+        rowsSinceProgress += 1
+        let place = "\(csv.path) row \(record.number - 1) (line \(record.line))"
+        guard record.fields.count == width else {
+            throw AlbumKitError(.unreadableInput, "\(place): \(record.fields.count) field\(record.fields.count == 1 ? "" : "s") where the header has \(width)")
+        }
+        do {
+            let album = try format.album(from: CSVRow(fields: record.fields, columns: columns))
+            return .album(album, label: "\(place) '\(album.title.prefix(80))'")
+        } catch {
+            throw AlbumKitError(.unreadableInput, "\(place): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Counts values to find the most common one — an album's genre or year from its tracks'.
+/// Ties go to the value seen first, so the result does not depend on hashing.
+public struct Tally: Sendable {
+    private var counts: [String: Int] = [:]
+    private var order: [String] = []
+
+    /// An empty tally.
+    public init() {}
+
+    /// Counts `value`; empty values are not counted.
+    public mutating func add(_ value: String) {
+        guard !value.isEmpty else { return }
+        if let count = counts[value] {
+            counts[value] = count + 1
+        } else {
+            counts[value] = 1
+            order.append(value)
+        }
+    }
+
+    /// The value counted most often (the first seen among equals); "" when none was counted.
+    public var mostCommon: String {
+        var best = ""
+        var bestCount = 0
+        for value in order where counts[value, default: 0] > bestCount {
+            best = value
+            bestCount = counts[value, default: 0]
+        }
+        return best
+    }
+}

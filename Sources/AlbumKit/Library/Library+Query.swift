@@ -1,0 +1,66 @@
+/// The library seen through the query language: listings with cover states, references
+/// resolved against the true cover store, and changes to several albums as one step.
+extension Library {
+    /// Every album with its position and cover state, or those `query` matches, in order.
+    public func listed(matching query: AlbumQuery = .all) async throws -> [ListedAlbum] {
+        let coverState = await coverStates()
+        return try await albums().enumerated().compactMap { index, album in
+            let listed = ListedAlbum(position: index + 1, album: album, cover: coverState(album))
+            return query.matches(listed) ? listed : nil
+        }
+    }
+
+    /// The one album `reference` names, cover states taken from the store.
+    public func resolve(_ reference: AlbumReference) async throws -> ListedAlbum {
+        let coverState = await coverStates()
+        guard case .words = reference else {
+            let (album, position) = try await album(reference)
+            return ListedAlbum(position: position, album: album, cover: coverState(album))
+        }
+        let snapshot = try await snapshot()
+        let index = try reference.index(in: snapshot, coverState: coverState)
+        return ListedAlbum(position: index + 1, album: snapshot.albums[index], cover: coverState(snapshot.albums[index]))
+    }
+
+    /// `reference` with words (an id prefix, a query) pinned to the id of the album they name,
+    /// so a change resolves it under the lock by id.
+    func pinned(_ reference: AlbumReference) async throws -> AlbumReference {
+        guard case .words = reference else { return reference }
+        return .id(try await resolve(reference).album.id)
+    }
+
+    /// The albums `words` choose for a change to several (see ``AlbumSelection``).
+    public func choose(_ words: [String]) async throws -> AlbumSelection {
+        try AlbumSelection(words: words, in: try await snapshot(), coverState: await coverStates())
+    }
+
+    /// Applies `patch` to each album in `ids`, as one step of history; returns each album
+    /// that changed, before and after, in library order.
+    @discardableResult
+    public func update(_ ids: [AlbumID], _ patch: AlbumPatch) async throws -> [(before: Album, after: Album)] {
+        let label = ids.count == 1 ? "update" : "update \(ids.count) albums"
+        return try await commit(label: label) { snapshot in
+            var position: [AlbumID: Int] = [:]
+            for (index, album) in snapshot.albums.enumerated() { position[album.id] = index }
+            var indexes: [Int] = []
+            for id in ids {
+                guard let index = position[id] else { throw AlbumKitError(.noSuchAlbum, "no album with id '\(id)'") }
+                indexes.append(index)
+            }
+            var changes: [(before: Album, after: Album)] = []
+            for index in indexes.sorted() {
+                let before = snapshot.albums[index]
+                let after = try patch.applied(to: before)
+                if after != before { changes.append((before, after)) }
+            }
+            return (changes.map { .update(before: $0.before, after: $0.after) }, changes)
+        }
+    }
+
+    /// How each album's cover stands, asking the store for its keys once.
+    func coverStates() async -> @Sendable (Album) -> CoverState {
+        let stored = Set((try? await storage.covers.keys()) ?? [])
+        let resolutions = memento.covers
+        return { album in CoverState(of: album, resolutions: resolutions) { stored.contains($0) } }
+    }
+}

@@ -1,0 +1,39 @@
+import AlbumKit
+
+/// What a file at a path inside a bundle is for (SPEC 3).
+enum BundleEntryRole {
+    case manifest, list(json: Bool), state, checksums, cover(CoverKey)
+    /// A file the bundle does not know: read for its checksum, otherwise ignored.
+    case other
+    /// A file outside the bundle (beside the one folder the bundle sits in).
+    case outside
+
+    /// The role of the file at `relative` inside the bundle; nil means outside it.
+    init(_ relative: EntryPath?) {
+        guard let relative else {
+            self = .outside
+            return
+        }
+        switch relative.components {
+        case ["manifest.json"]: self = .manifest
+        case ["albums.json"]: self = .list(json: true)
+        case ["albums.plist"]: self = .list(json: false)
+        case ["state.json"]: self = .state
+        case [ChecksumList.entryName]: self = .checksums
+        case let parts where parts.count == 2 && parts[0] == "covers":
+            self = CoverKey(fileName: parts[1]).map(Self.cover) ?? .other
+        default: self = .other
+        }
+    }
+
+    /// Whether the file is one a bundle is made of (so where it lies tells where the bundle is).
+    var isBundleFile: Bool {
+        switch self {
+        case .other, .outside: false
+        default: true
+        }
+    }
+
+    /// Whether the reader needs the entry's bytes, not just their hash.
+    var keepsBytes: Bool { isBundleFile }
+}

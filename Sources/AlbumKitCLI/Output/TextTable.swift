@@ -1,0 +1,89 @@
+/// A table of text for a terminal: columns aligned by display width (``DisplayWidth``), two
+/// spaces apart, no trailing spaces. Given a width, the widest shrinkable columns give up
+/// columns one at a time until the table fits (cells cut short end in `…`); when even
+/// their narrowest is too wide, the columns that may go are left out, least useful first.
+/// Without a width (output piped), nothing is cut. Cells are escaped (``TerminalText``), tabs shown as
+/// spaces, so that every line is plain and tab-free.
+struct TextTable {
+    /// One column: its header, how it aligns, whether it may be cut to fit.
+    struct Column {
+        var header: String
+        var alignRight = false
+        var shrinks = false
+        /// When the table cannot fit otherwise, columns with a rank are left out, lowest first.
+        var dropRank: Int?
+    }
+
+    /// One cell: its text and, on a terminal with colour, its style.
+    struct Cell: ExpressibleByStringLiteral {
+        var text: String
+        var style: TerminalStyle?
+
+        init(_ text: String, style: TerminalStyle? = nil) {
+            self.text = TerminalText.escaped(text.contains("\t") ? text.replacingOccurrences(of: "\t", with: " ") : text)
+            self.style = style
+        }
+
+        init(stringLiteral value: String) { self.init(value) }
+    }
+
+    /// The narrowest a shrinking column becomes before the next one gives way.
+    static let minimumWidth = 6
+
+    var columns: [Column]
+    var rows: [[Cell]] = []
+
+    /// The lines of the table, fitted to `width` columns when given; coloured when `colour`.
+    func render(width: Int?, colour: Bool) -> [String] {
+        let lines = [columns.map { Cell($0.header) }] + rows
+        var shown = Array(columns.indices)
+        var widths = natural(shown, lines)
+        if let width {
+            shrink(&widths, shown, toFit: width)
+            while total(widths) > width, let drop = shown.filter({ columns[$0].dropRank != nil }).min(by: { columns[$0].dropRank! < columns[$1].dropRank! }) {
+                shown.removeAll { $0 == drop }
+                widths = natural(shown, lines)
+                shrink(&widths, shown, toFit: width)
+            }
+        }
+        return lines.map { cells in line(shown.map { cells[$0] }, shown: shown, widths: widths, width: width, colour: colour) }
+    }
+
+    private func natural(_ shown: [Int], _ lines: [[Cell]]) -> [Int] {
+        shown.map { column in lines.map { DisplayWidth.of($0[column].text) }.max() ?? 0 }
+    }
+
+    private func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + 2 * max(widths.count - 1, 0) }
+
+    private func line(_ cells: [Cell], shown: [Int], widths: [Int], width: Int?, colour: Bool) -> String {
+        var plain = ""
+        var styled = ""
+        for (index, cell) in cells.enumerated() {
+            let isLast = index == cells.count - 1
+            let text = DisplayWidth.truncated(cell.text, to: widths[index])
+            let painted = colour ? cell.style.map { $0.apply(to: text) } ?? text : text
+            let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(text)))
+            let (before, after) = columns[shown[index]].alignRight ? (padding, "") : ("", isLast ? "" : padding)
+            let gap = isLast ? "" : "  "
+            plain += before + text + after + gap
+            styled += before + painted + after + gap
+        }
+        // An empty last cell leaves the gap before it: no trailing spaces.
+        while plain.hasSuffix(" ") { plain.removeLast() }
+        while styled.hasSuffix(" ") { styled.removeLast() }
+        // A terminal narrower than the columns that never shrink: cut the line itself.
+        if let width, DisplayWidth.of(plain) > width { return DisplayWidth.truncated(plain, to: width) }
+        return styled
+    }
+
+    /// Takes columns from the widest shrinking column, one at a time, until the table fits.
+    private func shrink(_ widths: inout [Int], _ shown: [Int], toFit width: Int) {
+        var excess = total(widths) - width
+        while excess > 0 {
+            let candidates = widths.indices.filter { columns[shown[$0]].shrinks && widths[$0] > Self.minimumWidth }
+            guard let widest = candidates.max(by: { widths[$0] < widths[$1] }) else { return }
+            widths[widest] -= 1
+            excess -= 1
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import AlbumKit
+import Foundation
+import Hummingbird
+
+/// `GET /api/covers/{sha256}`: stored cover bytes by their SHA-256. The hash is the strong
+/// ETag and the content never changes under a name, so covers are cached as immutable and
+/// a matching `If-None-Match` gets 304. A name that is not 64 hex digits is answered 404
+/// here and never reaches the store.
+struct CoverRoutes: Sendable {
+    let gateway: LibraryGateway
+
+    func register(on router: Router<ServeContext>) {
+        router.get("/api/covers/:sha256") { request, context in
+            guard let name = context.parameters.get("sha256"), let sha256 = Self.hash(name) else {
+                throw APIError(.notFound, "no cover '\(context.parameters.get("sha256") ?? "")': a cover is named by 64 hexadecimal digits")
+            }
+            guard let (key, bytes) = try await gateway.coverBytes(sha256: sha256) else {
+                throw APIError(.notFound, "no cover \(sha256) in the library")
+            }
+            let tag = "\"\(sha256)\""
+            var headers: HTTPFields = [
+                .eTag: tag, .cacheControl: "public, max-age=31536000, immutable", .contentType: Self.mediaType(key.fileExtension),
+                .init("X-Content-Type-Options")!: "nosniff",
+            ]
+            if Self.matches(request.headers[.ifNoneMatch], tag) {
+                headers[.contentType] = nil
+                return Response(status: .notModified, headers: headers)
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+
+    /// The lower-case hash when `name` is exactly 64 hex digits.
+    static func hash(_ name: String) -> String? {
+        let bytes = name.utf8
+        guard bytes.count == 64, bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) })
+        else { return nil }
+        return name.lowercased()
+    }
+
+    /// Whether an `If-None-Match` list names `tag` (or is `*`); weak tags compare weakly.
+    private static func matches(_ header: String?, _ tag: String) -> Bool {
+        guard let header else { return false }
+        return header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
+    }
+
+    private static func mediaType(_ fileExtension: String) -> String {
+        switch fileExtension {
+        case "jpg": "image/jpeg"
+        case "png": "image/png"
+        case "gif": "image/gif"
+        case "webp": "image/webp"
+        default: "application/octet-stream"
+        }
+    }
+}

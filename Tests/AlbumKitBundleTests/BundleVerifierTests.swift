@@ -1,0 +1,70 @@
+import AlbumKit
+import AlbumKitBundle
+import AlbumKitTesting
+import Foundation
+import Testing
+
+/// `verify BUNDLE` on bad bundles: every problem is found in one reading, each named once.
+@Suite struct BundleVerifierTests {
+    /// A bundle with seven different problems (one of them noticed twice), made by Python's tarfile.
+    @Test func everyProblemOfABadBundleIsReported() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        var bundle = SampleBundle()
+        let covers = bundle.covers.keys.sorted()
+        bundle.covers[covers[1]] = Data("not the cover's bytes".utf8)
+        let missing = "covers/" + String(repeating: "ab", count: 32) + ".png"
+        bundle.albums += [
+            ["id": "sample-1", "title": "Again", "artist": "Twice"],
+            ["id": "ctrl", "title": "Bell\u{7}", "artist": "Noisy"],
+            ["id": "lost", "title": "Lost", "artist": "Nobody", "coverUrl": missing],
+        ]
+        bundle.state = Data(#"{"version":1,"current":"nobody","undo":[],"redo":[]}"#.utf8)
+        var entries = try bundle.entries()
+        guard case .file(let sums) = entries.last!.kind else { throw FixtureError("no checksums") }
+        let damaged = String(decoding: sums, as: UTF8.self).replacingOccurrences(
+            of: #"[0-9a-f]{64}  manifest\.json"#, with: String(repeating: "0", count: 64) + "  manifest.json", options: .regularExpression)
+        entries[entries.count - 1] = .file("checksums.sha256", damaged)
+        let output = workspace.path("bad.tgz")
+        try PythonArchive.write(entries, kind: "tgz", to: output)
+
+        let problems = try await BundleVerifier.problems(in: output, limits: Limits())
+        let entry = "\(output.path) entry"
+        let expected = [
+            "\(entry) manifest.json: albumCount is 6, but \(entry) albums.json lists 9 albums",
+            "album \(entry) albums.json #7 'Again': id 'sample-1' is already used by \(entry) albums.json #2",
+            "album \(entry) albums.json #8",
+            "album \(entry) albums.json #9 'Lost': its cover \(missing) is missing",
+            "\(entry) state.json: the current album 'nobody' is not in the library",
+            "\(entry) \(covers[1]): the cover's bytes hash to \(SHA256Digest.hex(of: bundle.covers[covers[1]]!)), not to its name",
+            // The cover refused above is missing for the album that names it.
+            "album \(entry) albums.json #4 'Título 3 – 東京': its cover \(covers[1]) is missing",
+            "\(entry) manifest.json: its SHA-256 is ",
+        ]
+        for phrase in expected {
+            #expect(problems.filter { $0.hasPrefix(phrase) }.count == 1, "'\(phrase)' once in:\n\(problems.joined(separator: "\n"))")
+        }
+        #expect(problems.count == expected.count, "\(problems.joined(separator: "\n"))")
+        #expect(problems.first { $0.hasPrefix("album \(entry) albums.json #8") }?.contains("control character") == true)
+    }
+
+    /// A hostile entry ends the reading; what was found before it is kept, and it comes last.
+    @Test func aHostileEntryEndsTheReadingAsTheLastProblem() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        var bundle = SampleBundle()
+        bundle.manifest["albumCount"] = 2
+        let output = workspace.path("hostile.tgz")
+        try PythonArchive.write(try bundle.entries() + [TestEntry("covers/link.png", .symlink("/etc/passwd"))], kind: "tgz", to: output)
+        let problems = try await BundleVerifier.problems(in: output, limits: Limits())
+        #expect(problems == [
+            "\(output.path) entry manifest.json: albumCount is 2, but \(output.path) entry albums.json lists 6 albums",
+            "\(output.path) entry covers/link.png: is a symbolic link; an archive may hold only files and folders",
+        ])
+    }
+
+    @Test func aMissingBundleIsOneProblem() async throws {
+        let problems = try await BundleVerifier.problems(in: URL(fileURLWithPath: "/nonexistent/b.tgz"), limits: Limits())
+        #expect(problems == ["/nonexistent/b.tgz: no such file or folder"])
+    }
+}

@@ -1,0 +1,63 @@
+@testable import AlbumKitCLI
+import Foundation
+import Testing
+
+/// The pieces terminal output is made of, checked directly: display width against Python's
+/// `wcwidth`, escaping, byte units, and the progress line at every width.
+@Suite struct TerminalTextTests {
+    static let samples = [
+        "plain ASCII", "Début", "Björk", "e\u{301}te\u{301}", "東京事変", "椎名林檎", "한국어", "ｆｕｌｌ",
+        "🎸 Guitar 🎸", "👍🏽", "👨‍👩‍👧", "🇯🇵 Japan", "☕", "♥", "❤️", "Ĥ̲", "a\u{200B}b", "ᄀ", "〜",
+    ]
+
+    @Test func displayWidthAgreesWithWcwidth() throws {
+        let reference = try ReferenceWidth.of(Self.samples)
+        for (sample, expected) in zip(Self.samples, reference) {
+            #expect(DisplayWidth.of(sample) == expected, "\(sample.debugDescription)")
+        }
+    }
+
+    @Test func truncationCutsByColumnsNeverSplittingAWideCharacter() {
+        #expect(DisplayWidth.truncated("東京事変", to: 5) == "東京…")
+        #expect(DisplayWidth.truncated("東京事変", to: 4) == "東…")
+        #expect(DisplayWidth.truncated("東京事変", to: 8) == "東京事変")
+        #expect(DisplayWidth.truncated("Début album", to: 6) == "Début…")
+    }
+
+    @Test func controlCharactersAreEscaped() {
+        #expect(TerminalText.escaped("a\u{1B}]0;x\u{07}b") == #"a\e]0;x\u{7}b"#)
+        #expect(TerminalText.escaped("tab\there\nnew\r\u{7F}\u{9B}") == #"tab\there\nnew\r\u{7F}\u{9B}"#)
+        #expect(TerminalText.escaped("tab\tkept", keepingTabs: true) == "tab\tkept")
+        #expect(TerminalText.escaped("evil\u{202E}txt.exe") == #"evil\u{202E}txt.exe"#)
+        #expect(TerminalText.escaped("Björk 東京 🎸") == "Björk 東京 🎸")
+    }
+
+    @Test(arguments: [
+        (0, "0 B"), (999, "999 B"), (1000, "1.0 kB"), (1449, "1.4 kB"), (20_480, "20 kB"), (141_337_000, "141 MB"),
+        (9_960_000, "10 MB"), (2_300_000_000, "2.3 GB"),
+    ] as [(Int64, String)])
+    func bytesInHumanUnits(_ count: Int64, _ text: String) {
+        #expect(ByteCount.format(count) == text)
+    }
+
+    @Test(arguments: [20, 40, 80, 120, 200])
+    func theProgressLineFitsAnyWidth(_ columns: Int) throws {
+        let reading = ProgressReading(
+            verb: "importing", name: "/music/a very long archive name from the attic, 1999–2004.tar.gz", albums: 12_345,
+            done: 41_000_000, total: 100_000_000, unit: .bytes)
+        let line = reading.bar(seconds: 12, width: columns)
+        #expect(try ReferenceWidth.of([line])[0] <= columns - 1, "\(line)")
+        #expect(line.contains("41%"), "the percentage is the last reading to go: \(line)")
+        if columns >= 80 { #expect(line.contains("[") && line.contains("ETA 18s"), "\(line)") }
+    }
+
+    @Test func readingsAppearOnlyOnceTheyMeanSomething() {
+        let early = ProgressReading(verb: "importing", name: "a.tgz", albums: 3, done: 410, total: 1000, unit: .bytes)
+        #expect(early.facts(seconds: 0.5) == ["41%", "3 albums", "410 B of 1.0 kB"], "no rate or ETA in the first moments")
+        #expect(early.facts(seconds: 4) == ["41%", "3 albums", "410 B of 1.0 kB", "ETA 6s", "102 B/s"])
+        let nearlyDone = ProgressReading(verb: "importing", name: "a.tgz", albums: 3, done: 999, total: 1000, unit: .bytes)
+        #expect(nearlyDone.facts(seconds: 100).contains("ETA 1s"), "never ETA 0s before the end")
+        let export = ProgressReading(verb: "exporting", name: "b.tgz", albums: 5, covers: 0, done: 0, total: nil, unit: .bytes)
+        #expect(export.facts(seconds: 3) == ["5 albums"], "nothing written yet is no reading at all")
+    }
+}
