@@ -12,11 +12,12 @@ extension Library {
 
     /// The one album `reference` names, cover states taken from the store.
     public func resolve(_ reference: AlbumReference) async throws -> ListedAlbum {
-        let coverState = await coverStates()
         guard case .words = reference else {
+            // One album: ask the store about its cover alone, not for every key (`show 5`).
             let (album, position) = try await album(reference)
-            return ListedAlbum(position: position, album: album, cover: coverState(album))
+            return ListedAlbum(position: position, album: album, cover: await coverState(of: album))
         }
+        let coverState = await coverStates()
         let snapshot = try await snapshot()
         let index = try reference.index(in: snapshot, coverState: coverState)
         return ListedAlbum(position: index + 1, album: snapshot.albums[index], cover: coverState(snapshot.albums[index]))
