@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 
-.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci
+.PHONY: help setup build test demo bundles bench bench-quick postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
 	@echo "make bench-quick  every benchmark at small sizes on the debug build (CI smoke test; writes nothing in the tree)"
 	@echo "make postgres   start a throwaway PostgreSQL server on 127.0.0.1 for the backend tests"
+	@echo "make example    build Examples/custom-albumkit (its own albumkit with its own adapters) and run it"
 	@echo "make clean      remove build products"
 	@echo "make install    build (CONFIG=release) and install albumkit, its man page and bash/zsh/fish completions under DESTDIR/PREFIX (/usr/local)"
 	@echo "make uninstall  remove what make install installed"
@@ -74,7 +75,7 @@ postgres-stop:
 	scripts/postgres-server.sh stop
 
 clean:
-	rm -rf .build Fuzz/.build albumkit-demo-export.tar.gz
+	rm -rf .build Fuzz/.build Examples/custom-albumkit/.build albumkit-demo-export.tar.gz
 
 # The binary, a man page generated from the commands (swift-argument-parser's generate-manual
 # plugin; the page does not depend on CONFIG, so it comes from the everyday debug build) and
@@ -105,3 +106,9 @@ fuzz:
 
 fuzz-ci:
 	Fuzz/run.sh --seconds 20
+
+# An outside package's own albumkit (Examples/custom-albumkit, its build in its own .build there):
+# an import through its source, its stage in `pipeline show` and the albums, its cover fetcher.
+example:
+	$(SWIFT) build --package-path Examples/custom-albumkit --product my-albumkit
+	Examples/custom-albumkit/demo.sh

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "BeetsSource", targets: ["BeetsSource"]),
         .library(name: "KodiSource", targets: ["KodiSource"]),
         .executable(name: "albumkit", targets: ["albumkit"]),
+        .library(name: "AudioFiles", targets: ["AudioFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,7 +66,7 @@ let package = Package(
             name: "AlbumKitInstalled",
             dependencies: [
                 "AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers",
-                "ITunesSource", "DiscogsSource", "RYMSource", "BeetsSource", "KodiSource",
+                "ITunesSource", "DiscogsSource", "RYMSource", "BeetsSource", "KodiSource", "AudioFiles",
             ]
         ),
         .executableTarget(name: "albumkit", dependencies: ["AlbumKitCLI", "AlbumKitInstalled"]),
@@ -158,8 +159,22 @@ let package = Package(
         .testTarget(name: "CSVExportSourcesTests", dependencies: ["DiscogsSource", "RYMSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
         .testTarget(name: "BeetsSourceTests", dependencies: ["BeetsSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
         .testTarget(name: "KodiSourceTests", dependencies: ["KodiSource", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        // TagLib (C++) reaches Swift only through CTagShim's C API.
+        .systemLibrary(name: "CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
+        .target(name: "CTagShim", dependencies: ["CTagLib"]),
+        .target(
+            name: "AudioFiles",
+            dependencies: ["AlbumKit", "AlbumKitBundle", "CTagShim"],
+            path: "Plugins/AudioFiles"
+        ),
+        .testTarget(
+            name: "AudioFilesTests",
+            dependencies: ["AudioFiles", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled", "albumkit"],
+            exclude: ["make-audio.py"]
+        ),
         .testTarget(name: "AlbumKitRowStoreTests", dependencies: ["AlbumKitRowStore", "AlbumKit"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
 
 // One set of Swift settings for every target (strict concurrency comes with Swift 6 mode).

@@ -50,6 +50,8 @@ public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
 
     public var name: String { format.name }
     public var summary: String { format.summary }
+    /// The module that declares the format (`RYMSource`), not this shared reader's.
+    public var origin: AdapterOrigin { AdapterOrigin(of: format) }
 
     /// Specific when the first line's columns start with the format's signature.
     public func match(_ input: SourceInput) -> SourceMatch {

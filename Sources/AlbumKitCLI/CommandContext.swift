@@ -8,13 +8,19 @@ import Logging
 struct CommandContext {
     let configuration: Configuration
     let registry: AdapterRegistry
-    let hub = NotificationHub()
+    let hub: NotificationHub
     let logger = Logger(label: "albumkit")
     private var subscriptions: [HubSubscription] = []
 
+    /// A context over `configuration`, with the installed adapters and the programs
+    /// `plugins.commands` names (which report `plugin.failed` on the hub).
     init(configuration: Configuration, eventsPath: String?, showsProgress: Bool) throws {
+        let hub = NotificationHub()
+        var registry = AlbumKitCLI.registry
+        try registry.registerProcessPlugins(of: configuration, hub: hub)
         self.configuration = configuration
-        self.registry = AlbumKitCLI.registry
+        self.registry = registry
+        self.hub = hub
         if let eventsPath { subscriptions.append(try EventLogWriter(path: eventsPath).attach(to: hub)) }
         if showsProgress { subscriptions.append(ProgressDisplay().attach(to: hub)) }
         logger.debug("configuration file: \(configuration.file ?? "none (embedded default)")")

@@ -1,5 +1,6 @@
 import AlbumKit
 import AlbumKitBundle
+import AudioFiles
 import BeetsSource
 import DiscogsSource
 import HTTPCovers
@@ -25,6 +26,7 @@ extension AdapterRegistry {
         registry.register(RYMSource())
         registry.register(BeetsSource())
         registry.register(KodiSource())
+        registry.register(AudioFilesSource())
         return registry
     }
 }

@@ -34,4 +34,16 @@ import Testing
         try bytes.write(to: output)
         try await BundleWorkflow.importing.expectRefused(output, saying: "entry manifest.json: ZIP bad CRC")
     }
+
+    /// fuzz-plist: an XML property list with bytes that are not UTF-8 inside an `<integer>`,
+    /// on which Foundation's XML reader traps; refused as unreadable before it reaches it.
+    static let xmlPlistNotUTF8 = Data(base64Encoded: "PD94bWwgZW5jb2Rpbmc9IlVURi04Ij8+CjwhRE9DVFlQRT4KPHBsaXN0IHZlci4wIj4KPGFycmF5PgoJPGRpY3Q+CgkJPGtleT5hcnRpc3Q8L2tleT4KCQk8c3RyaW5nPkpvbmkgTWl0Y2hlbGw8L3N0cmluZz4KCQk8a2V5PnRpdGxlPC9rZXk+CgkJPHN0cmluZz5CbHVlPC9zdHJpbmc+CgkJPGtleT55ZWFyPC9rZXk+CgkJPGludGVnZXI+/////////3cwOTg1PC9pbnRlZ2VyPgoJPC9kaWN0PgoJPGRpY3Q+CgkJPGtleT5hcnRpc3Q8L2tleT4KCQk8c3RyaW5nPsOEdHJpbmc+UG9wPC9zdHJpbmc+CgkJPGtleT50aXRsZTwva2V5PgoJCTxzdHJpbmc+5p2x5LqsPC9zdHJpbmc+Cgk8L2RpY3Q+CjwvYXJyYXk+CjwvcGxpc3Q+Cg==")!
+
+    @Test func anXMLPropertyListThatIsNotUTF8IsRefused() throws {
+        let error = try #require(throws: AlbumKitError.self) {
+            try AlbumListSource(format: PropertyListFormat()).albumItems(in: Self.xmlPlistNotUTF8, input: "fuzz.plist", label: "fuzz.plist")
+        }
+        #expect(error.kind == .unreadableInput)
+        #expect(error.description.contains("fuzz.plist") && error.description.contains("not valid UTF-8"), "\(error)")
+    }
 }

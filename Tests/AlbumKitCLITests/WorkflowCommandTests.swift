@@ -169,6 +169,11 @@ import Testing
         ] {
             #expect(plugins.contains(expected), "plugins does not list \(expected)")
         }
+        // Each source names the module that declares it, also where a shared reader does the work.
+        for (source, module) in [("discogs", "DiscogsSource"), ("rym", "RYMSource"), ("itunes", "ITunesSource"), ("audio", "AudioFiles")] {
+            #expect(plugins.split(separator: "\n").contains { $0.hasPrefix("  \(source) — ") && $0.contains("[package \(module),") },
+                    "plugins: \(source) should come from \(module)")
+        }
         let help = try cli.run("--help").output
         for command in ["init", "list", "show", "add", "update", "remove", "move", "undo", "redo", "select", "current", "import",
                         "export", "restore", "verify", "covers", "config", "plugins", "migrate", "pipeline", "stats"] {

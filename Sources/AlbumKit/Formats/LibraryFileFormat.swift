@@ -94,8 +94,13 @@ public struct PropertyListFormat: LibraryFileFormat {
         return try encoder.encode(value)
     }
 
+    /// Decodes either form. An XML property list must be UTF-8: Foundation's XML reader traps
+    /// (a crash, not an error) on bytes that are not, inside an `<integer>` for one.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try PropertyListDecoder().decode(type, from: data)
+        if !data.starts(with: Array("bplist".utf8)), String(data: data, encoding: .utf8) == nil {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the XML property list is not valid UTF-8"))
+        }
+        return try PropertyListDecoder().decode(type, from: data)
     }
 }
 

@@ -84,7 +84,7 @@ public struct ImportPlan: Sendable, Hashable, Encodable {
 }
 
 /// An album record with every field present (`null` for no id or cover), as the plan shows it.
-private struct AlbumRecordJSON: Encodable {
+struct AlbumRecordJSON: Encodable {
     let record: AlbumRecord
     init(_ record: AlbumRecord) { self.record = record }
 

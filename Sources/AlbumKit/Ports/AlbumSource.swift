@@ -25,6 +25,8 @@ public protocol AlbumSource: Sendable {
     var summary: String { get }
     /// The settings it reads (`plugins.<name>.*`), declared so the loader can check them.
     var settings: [SettingDeclaration] { get }
+    /// Where it comes from, for `albumkit plugins`.
+    var origin: AdapterOrigin { get }
     /// How well this source recognises `input`.
     func match(_ input: SourceInput) -> SourceMatch
     /// The albums and covers in `input`, in the order they are read.
@@ -41,6 +43,9 @@ extension AlbumSource {
 
     /// No settings.
     public var settings: [SettingDeclaration] { [] }
+
+    /// The module its type is declared in.
+    public var origin: AdapterOrigin { AdapterOrigin(of: self) }
 
     /// Reads every item and checks what it read; a reading error ends the list.
     public func problems(in input: SourceInput, context: SourceContext) async throws -> [String] {

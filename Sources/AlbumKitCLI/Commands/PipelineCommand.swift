@@ -16,8 +16,10 @@ struct PipelineCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let configuration = try global.loadConfiguration()
-            let plan = try StagePlan(configuration: configuration, registry: AlbumKitCLI.registry)
+            let context = try global.makeContext()
+            defer { context.close() }
+            let configuration = context.configuration
+            let plan = try StagePlan(configuration: configuration, registry: context.registry)
             print("import stages (from \(configuration.origin(of: "import.stages"))):")
             let width = plan.factories.map(\.name.count).max() ?? 0
             for (number, stage) in plan.factories.enumerated() {

@@ -1,0 +1,81 @@
+import AlbumKit
+import CTagShim
+import Foundation
+
+/// What one track's tags say, as far as the album mapping of SPEC 9 needs it.
+struct TrackTags: Sendable, Equatable {
+    var album: String?
+    var albumArtist: String?
+    var artist: String?
+    var genre: String?
+    /// The date tag as written ("1999", "1999-05-02").
+    var date: String?
+    var musicBrainzAlbumID: String?
+    /// The embedded front picture's bytes.
+    var cover: Data?
+
+    /// The most UTF-8 bytes a field may have (SPEC 1: 64 KiB); a longer tag is refused
+    /// rather than cut.
+    static let maxFieldBytes = 64 * 1024
+
+    /// The year of the date tag: its leading digits when there are one to four of them
+    /// ("1999-05-02" → "1999"), the first four of a bare `YYYYMMDD`, else "".
+    var year: String {
+        guard let date else { return "" }
+        let digits = date.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+        switch digits.count {
+        case 1...4: return String(digits)
+        case 8: return String(digits.prefix(4))
+        default: return ""
+        }
+    }
+
+    /// Reads the tags in `tagBytes` through TagLib (the CTagShim target); errors name `subject`.
+    init(reading tagBytes: TagBytes, coverLimit: Int64, subject: String) throws(AlbumKitError) {
+        var handle: OpaquePointer?
+        var detail = 0
+        let status = tagBytes.bytes.withUnsafeBytes { bytes in
+            ak_tags_read(
+                bytes.baseAddress, bytes.count, tagBytes.format.shimFormat, Self.maxFieldBytes,
+                Int(clamping: coverLimit), &handle, &detail)
+        }
+        guard status == AK_TAGS_OK, let handle else {
+            throw Self.failure(status, detail: detail, format: tagBytes.format, coverLimit: coverLimit, subject: subject)
+        }
+        defer { ak_tags_free(handle) }
+        func field(_ field: ak_tag_field) -> String? {
+            var length = 0
+            guard let text = ak_tags_field(handle, field, &length) else { return nil }
+            let value = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
+            return value.isEmpty ? nil : value
+        }
+        album = field(AK_FIELD_ALBUM)
+        albumArtist = field(AK_FIELD_ALBUM_ARTIST)
+        artist = field(AK_FIELD_ARTIST)
+        genre = field(AK_FIELD_GENRE)
+        date = field(AK_FIELD_DATE)
+        musicBrainzAlbumID = field(AK_FIELD_MUSICBRAINZ_ALBUM_ID)
+        var length = 0
+        cover = ak_tags_cover(handle, &length).map { Data(bytes: $0, count: length) }
+    }
+
+    /// The error for a shim status other than success.
+    private static func failure(
+        _ status: ak_tags_status, detail: Int, format: AudioFormat, coverLimit: Int64, subject: String
+    ) -> AlbumKitError {
+        switch status {
+        case AK_TAGS_NOT_AUDIO:
+            return AlbumKitError(.unreadableInput, "\(subject): damaged, or not \(format.displayName) audio: TagLib finds neither tags nor audio in it")
+        case AK_TAGS_FIELD_TOO_LONG:
+            let names = ["album", "album artist", "artist", "genre", "date", "MusicBrainz album id"]
+            let name = names.indices.contains(detail) ? names[detail] : "a"
+            return AlbumKitError(.limitExceeded, "\(subject): its \(name) tag is longer than the \(maxFieldBytes) bytes a field may have")
+        case AK_TAGS_COVER_TOO_LARGE:
+            return AlbumKitError(.limitExceeded, "\(subject): its embedded front cover is \(detail) bytes, over limits.coverBytes (\(coverLimit))")
+        case AK_TAGS_OUT_OF_MEMORY:
+            return AlbumKitError(.limitExceeded, "\(subject): memory ran out while reading its tags")
+        default:
+            return AlbumKitError(.unreadableInput, "\(subject): TagLib could not read its tags (status \(status.rawValue))")
+        }
+    }
+}

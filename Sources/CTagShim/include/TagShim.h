@@ -1,0 +1,76 @@
+// A plain C API over TagLib for the AudioFiles source: reads the few tags AlbumKit maps
+// (SPEC 9) and the embedded front cover from bytes already in memory. No C++ type and no
+// C++ exception crosses this header; every failure is a status code.
+#ifndef ALBUMKIT_TAG_SHIM_H
+#define ALBUMKIT_TAG_SHIM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The audio containers the shim reads; the caller decides which from the first bytes.
+typedef enum {
+    AK_AUDIO_MP3 = 1,
+    AK_AUDIO_FLAC = 2,
+    AK_AUDIO_OGG_VORBIS = 3,
+    AK_AUDIO_MP4 = 4,
+} ak_audio_format;
+
+/// What `ak_tags_read` did.
+typedef enum {
+    /// The tags were read (some or all fields may still be absent).
+    AK_TAGS_OK = 0,
+    /// TagLib found neither a tag nor audio of the format given: damaged, or not that format.
+    AK_TAGS_NOT_AUDIO = 1,
+    /// A field is longer than `max_field_bytes`; `detail` is the `ak_tag_field`.
+    AK_TAGS_FIELD_TOO_LONG = 2,
+    /// The front cover is larger than `max_cover_bytes`; `detail` is its size.
+    AK_TAGS_COVER_TOO_LARGE = 3,
+    /// Memory ran out while parsing.
+    AK_TAGS_OUT_OF_MEMORY = 4,
+    /// TagLib failed in some other way (an exception the shim caught).
+    AK_TAGS_FAILED = 5,
+    /// A null pointer or an unknown format was passed.
+    AK_TAGS_INVALID_ARGUMENT = 6,
+} ak_tags_status;
+
+/// The text fields the shim returns.
+typedef enum {
+    AK_FIELD_ALBUM = 0,
+    AK_FIELD_ALBUM_ARTIST = 1,
+    AK_FIELD_ARTIST = 2,
+    AK_FIELD_GENRE = 3,
+    /// The recording date as the tag writes it ("1999", "1999-05-02").
+    AK_FIELD_DATE = 4,
+    AK_FIELD_MUSICBRAINZ_ALBUM_ID = 5,
+    AK_FIELD_COUNT = 6,
+} ak_tag_field;
+
+/// The tags read from one file; owned by the caller, freed with `ak_tags_free`.
+typedef struct ak_tags ak_tags;
+
+/// Reads the tags of one file of `format` whose tag-bearing bytes are `bytes[0..<count]`
+/// (the caller chooses which parts of the file those are). Returns `AK_TAGS_OK` and sets
+/// `*result`, or another status and leaves `*result` null; `*detail` (may be null) says more
+/// for the statuses that document it. Nothing returned is larger than the limits given.
+ak_tags_status ak_tags_read(
+    const void *bytes, size_t count, ak_audio_format format, size_t max_field_bytes, size_t max_cover_bytes,
+    ak_tags **result, size_t *detail);
+
+/// The UTF-8 text of `field` (first value when the tag holds several), not NUL-terminated,
+/// and its length in `*length`; null when the file does not have the field.
+const char *ak_tags_field(const ak_tags *tags, ak_tag_field field, size_t *length);
+
+/// The embedded front cover's bytes and their count in `*length`; null when there is none.
+const unsigned char *ak_tags_cover(const ak_tags *tags, size_t *length);
+
+/// Frees what `ak_tags_read` returned; null is allowed.
+void ak_tags_free(ak_tags *tags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
