@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AlbumKitBundle", targets: ["AlbumKitBundle"]),
         .library(name: "AlbumKitCLI", targets: ["AlbumKitCLI"]),
         .library(name: "AlbumKitInstalled", targets: ["AlbumKitInstalled"]),
+        .library(name: "AlbumKitRowStore", targets: ["AlbumKitRowStore"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "HTTPCovers", targets: ["HTTPCovers"]),
@@ -84,14 +85,16 @@ let package = Package(
             dependencies: ["embed-files"],
             path: "Sources/EmbedStarterPlugin"
         ),
+        // The row store both database backends share; each plugin is a small driver over it.
+        .target(name: "AlbumKitRowStore", dependencies: ["AlbumKit"]),
         .target(
             name: "SQLiteStorage",
-            dependencies: ["AlbumKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["AlbumKit", "AlbumKitRowStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Plugins/SQLiteStorage"
         ),
         .target(
             name: "PostgresStorage",
-            dependencies: ["AlbumKit", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["AlbumKit", "AlbumKitRowStore", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Plugins/PostgresStorage"
         ),
         .target(
@@ -172,6 +175,7 @@ let package = Package(
             dependencies: ["AudioFiles", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled", "albumkit"],
             exclude: ["make-audio.py"]
         ),
+        .testTarget(name: "AlbumKitRowStoreTests", dependencies: ["AlbumKitRowStore", "AlbumKit"]),
     ],
     cxxLanguageStandard: .cxx17
 )

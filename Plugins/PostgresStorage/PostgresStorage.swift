@@ -1,60 +1,19 @@
 import AlbumKit
-import Foundation
-import PostgresNIO
+import AlbumKitRowStore
 
-/// A library in a PostgreSQL database, through postgres-nio: albums one row each ordered by
-/// a sort key, covers as `bytea` keyed by SHA-256, and the memento as JSON, in tables named
-/// `albumkit_…` — so a change writes only the rows it touched, and many hosts can share one
-/// library. Readers see one snapshot (`REPEATABLE READ`); writers queue on a row lock.
-public struct PostgresStorage: StorageBackend {
-    /// The covers, kept in the same database.
-    public let covers: any CoverStore
-    let sessions: PostgresSessions
-    let cache = GenerationCache()
+/// A library in a PostgreSQL database: the row store (albums one row each ordered by a sort
+/// key, history a row per step, covers as `bytea` keyed by SHA-256, the memento as JSON, in
+/// tables named `albumkit_…`) on the ``PostgresDriver`` — so a command reads and writes only
+/// the rows it touches, and many hosts can share one library.
+public struct PostgresStorage: RowStoreBackend {
+    /// The store on the database.
+    public let store: RowStore<PostgresDriver>
 
     /// A library at `url` (`postgres://user[:password]@host[:port]/database`); a second
     /// writer waits `lockTimeout` seconds for the first. A malformed URL is an error.
     public init(url: String, lockTimeout: Double = 30) throws {
-        sessions = PostgresSessions(url: try PostgresURL(url), lockTimeout: lockTimeout)
-        covers = PostgresCoverStore(sessions: sessions)
+        store = RowStore(driver: try PostgresDriver(url: url, lockTimeout: lockTimeout))
     }
-
-    /// The URL without its password.
-    public var location: String { sessions.url.description }
-
-    public func exists() async throws -> Bool {
-        try await sessions.with { connection in try await PostgresSchema.exists(connection, logger: sessions.log) }
-    }
-
-    public func create() async throws {
-        try await sessions.with { connection in
-            let logger = await sessions.log
-            try await connection.run("BEGIN", logger: logger)
-            // Two processes creating at once: the second waits, then finds the tables.
-            try await connection.run("SELECT pg_advisory_xact_lock(\(Self.createLockKey))", logger: logger)
-            try await PostgresSchema.create(connection, logger: logger, url: sessions.url)
-            try await connection.run("COMMIT", logger: logger)
-        }
-    }
-
-    public func load() async throws -> LibrarySnapshot {
-        try await sessions.transaction(readOnly: true) { connection in
-            try await PostgresRows.read(connection, logger: sessions.log, url: sessions.url, cache: cache).snapshot
-        }
-    }
-
-    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
-        try await sessions.transaction(readOnly: true) { connection in
-            try await PostgresRows.steps(ids, connection, logger: sessions.log, url: sessions.url)
-        }
-    }
-
-    public func beginWrite() async throws -> any StorageWriter {
-        try await PostgresWriter.begin(with: sessions, cache: cache)
-    }
-
-    /// The advisory lock `create()` holds: "albumkit" in ASCII.
-    private static let createLockKey = 0x616c_6275_6d6b_6974
 }
 
 extension StorageBackendFactory {

@@ -39,6 +39,10 @@ public struct StorageBackendCompatTest: Sendable {
         case finishTwiceIsHarmless
         case damagedLibraryIsLeftUntouched
         case pointReadsAgreeWithLoad
+        case pointReadsSeeAnotherProcessesChanges
+        case pointReadsAtTheEdges
+        case unusualIDsFoundByPointReads
+        case randomChangesMatchAPlainList
 
         public var description: String { rawValue }
     }
@@ -78,6 +82,10 @@ public struct StorageBackendCompatTest: Sendable {
         case .finishTwiceIsHarmless: try await finishTwiceIsHarmless(backend)
         case .damagedLibraryIsLeftUntouched: try await damagedLibraryIsLeftUntouched(backend)
         case .pointReadsAgreeWithLoad: try await pointReadsAgreeWithLoad(backend)
+        case .pointReadsSeeAnotherProcessesChanges: try await pointReadsSeeAnotherProcessesChanges(backend)
+        case .pointReadsAtTheEdges: try await pointReadsAtTheEdges(backend)
+        case .unusualIDsFoundByPointReads: try await unusualIDsFoundByPointReads(backend)
+        case .randomChangesMatchAPlainList: try await randomChangesMatchAPlainList(backend)
         }
     }
 
@@ -361,7 +369,131 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(try await reads.index(of: "no-such-album") == nil, "index(of:) of a missing id must be nil")
     }
 
+    /// A backend opened before another process changed the library (a second backend at the
+    /// same location stands for it) reads the change, whatever it kept from earlier reads —
+    /// also when the change leaves the count as it was.
+    private func pointReadsSeeAnotherProcessesChanges(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let albums = CompatFixtures.albums(count: 1200)
+        try await backend.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let reader = try await Library.open(backend, hub: NotificationHub())
+        try expect(try await reader.album(.position(700)).album == albums[699], "position 700 before the change")
+        let other = try await Library.open(try await makeBackend(30), hub: NotificationHub())
+        try await other.move(.position(1), to: 1200)
+        try await other.update(.position(2), AlbumPatch(title: "Changed elsewhere"))
+        try await other.remove([.position(600)])
+        try await other.add(AlbumRecord(id: "added-elsewhere", title: "Added elsewhere", artist: "Other"), at: 3)
+        let expected = try await other.albums()
+        try await expectReads(backend, equal: expected, after: "another process's changes")
+        let seen = try await reader.count()
+        try expect(seen == expected.count, "the library opened before saw \(seen) albums, not \(expected.count)")
+        try expect(try await reader.album(.position(700)).album == expected[699], "position 700 after the change")
+        try expect(try await reader.album(.id("added-elsewhere")).position == 3, "an album added elsewhere is found by id")
+        try await other.move(.position(3), to: 1)
+        try expect(try await reader.album(.position(1)).album.title == "Added elsewhere", "a move elsewhere (same count) is seen")
+    }
+
+    /// Ranges at the ends of the library and across the places a backend may cut its order
+    /// (every 512 albums in a row store), over a library that grew and shrank there.
+    private func pointReadsAtTheEdges(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        guard let reads = backend.pointReads else { return }
+        let emptyCount = try await reads.count()
+        let emptyRange = try await reads.albums(in: 0..<5)
+        try expect(emptyCount == 0 && emptyRange.isEmpty, "an empty library reads as empty")
+        try expect(try await reads.index(of: "fixture-0") == nil, "an empty library holds no id")
+        try await backend.withWriter { writer, _ in
+            try await writer.save(LibrarySnapshot(albums: CompatFixtures.albums(count: 1600)), change: .replaceAll())
+        }
+        let library = try await Library.open(backend, hub: NotificationHub())
+        try await library.remove((500..<530).map { .position($0) })
+        for index in 0..<40 { try await library.add(AlbumRecord(title: "Edge \(index)", artist: "A"), at: 1020 + index) }
+        try await library.move(.position(1), to: 1024)
+        let whole = try await backend.load().albums
+        try await expectReads(backend, equal: whole, after: "changes around the block edges")
+        let count = whole.count
+        for range in [0..<0, 0..<1, (count - 1)..<count, (count - 1)..<(count + 5), count..<(count + 3), 510..<515, 1020..<1030, 0..<count] {
+            try expect(try await reads.albums(in: range) == Array(whole[range.clamped(to: 0..<count)]), "albums(in: \(range)) differs from load()")
+        }
+    }
+
+    /// Ids in other scripts, with quotes, SQL wildcards and (where the album rules allow it)
+    /// inner spaces are stored, found by position and by id, and changed like any other.
+    private func unusualIDsFoundByPointReads(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let ids = ["album:東京/事変", "emoji:🎸🇯🇵", "quote:'O'Brien\"", "like:%_%", "semi;colon--", "album:1/custom id", "tab\tid"]
+            .filter(AlbumID.isValid)
+        let library = try await Library.open(backend, hub: NotificationHub())
+        for (index, id) in ids.enumerated() {
+            try await library.add(AlbumRecord(id: AlbumID(id), title: "Title \(index)", artist: "Artist"))
+        }
+        for (index, id) in ids.enumerated() {
+            let found = try await library.album(.id(AlbumID(id)))
+            try expect(found.position == index + 1 && found.album.id.rawValue == id, "id '\(id)' is at \(found.position), not \(index + 1)")
+        }
+        try await library.remove([.id(AlbumID(ids[0]))])
+        try await library.update(.id(AlbumID(ids[1])), AlbumPatch(title: "Renamed"))
+        try await expectReads(backend, equal: try await library.albums(), after: "changes by unusual ids")
+        try expect(try await backend.pointReads?.index(of: AlbumID(ids[0])) == nil, "a removed unusual id is gone")
+    }
+
+    /// Random adds, removes (one and several), moves, updates, undos and redos through a
+    /// library leave the backend holding exactly what a plain array holds.
+    private func randomChangesMatchAPlainList(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        try await backend.withWriter { writer, _ in
+            try await writer.save(LibrarySnapshot(albums: CompatFixtures.albums(count: 1100)), change: .replaceAll())
+        }
+        let library = try await Library.open(backend, hub: NotificationHub())
+        var generator = SystemRandomNumberGenerator()
+        var model = try await backend.load().albums
+        for step in 0..<150 {
+            let count = model.count
+            let position = Int.random(in: 1...count, using: &generator)
+            switch Int.random(in: 0..<7, using: &generator) {
+            case 0:
+                let album = try await library.add(AlbumRecord(title: "Random \(step)", artist: "A"), at: position)
+                model.insert(album, at: position - 1)
+            case 1:
+                let positions = Set((0..<Int.random(in: 1...4, using: &generator)).map { _ in Int.random(in: 1...count, using: &generator) })
+                try await library.remove(positions.map { .position($0) })
+                for index in positions.sorted(by: >) { model.remove(at: index - 1) }
+            case 2:
+                let to = Int.random(in: 1...count, using: &generator)
+                try await library.move(.position(position), to: to)
+                model.insert(model.remove(at: position - 1), at: to - 1)
+            case 3:
+                model[position - 1] = try await library.update(.position(position), AlbumPatch(title: "Updated \(step)"))
+            default:
+                if Bool.random(using: &generator), (await library.historyDepth).undo > 0 {
+                    try await library.undo()
+                } else if (await library.historyDepth).redo > 0 {
+                    try await library.redo()
+                }
+                model = try await backend.load().albums
+            }
+            if step % 25 == 0 { try await expectReads(backend, equal: model, after: "\(step + 1) random changes") }
+        }
+        try await expectReads(backend, equal: model, after: "150 random changes")
+        while (await library.historyDepth).undo > 0 { try await library.undo() }
+        try await expectReads(backend, equal: CompatFixtures.albums(count: 1100), after: "undoing every random change")
+    }
+
     // MARK: - Helpers
+
+    /// Checks that `load()` and, where offered, every point read give `albums`.
+    private func expectReads(_ backend: any StorageBackend, equal albums: [Album], after what: String) async throws {
+        let loaded = try await backend.load().albums
+        try expect(loaded == albums, "after \(what), load() gives \(loaded.count) albums that differ from the \(albums.count) expected")
+        guard let reads = backend.pointReads else { return }
+        let count = try await reads.count()
+        try expect(count == albums.count, "after \(what), point reads count \(count), not \(albums.count)")
+        try expect(try await reads.albums(in: 0..<albums.count) == albums, "after \(what), point reads list other albums")
+        for index in stride(from: 0, to: albums.count, by: max(1, albums.count / 40)) {
+            try expect(try await reads.index(of: albums[index].id) == index, "after \(what), index(of: \(albums[index].id)) is not \(index)")
+            try expect(try await reads.albums(in: index..<(index + 1)) == [albums[index]], "after \(what), position \(index + 1) differs")
+        }
+    }
 
     private func expectStored(_ backend: any StorageBackend, equals expected: LibrarySnapshot, after what: String) async throws {
         let stored = try await backend.load()
@@ -390,5 +522,6 @@ extension StorageBackendCompatTest {
 /// What a failed check says.
 public struct CompatFailure: Error, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// A failure saying `description`.
+    public init(_ description: String) { self.description = description }
 }

@@ -12,11 +12,12 @@ extension Library {
 
     /// The one album `reference` names, cover states taken from the store.
     public func resolve(_ reference: AlbumReference) async throws -> ListedAlbum {
-        let coverState = await coverStates()
         guard case .words = reference else {
+            // One album: ask the store about its cover alone, not for every key (`show 5`).
             let (album, position) = try await album(reference)
-            return ListedAlbum(position: position, album: album, cover: coverState(album))
+            return ListedAlbum(position: position, album: album, cover: await coverState(of: album))
         }
+        let coverState = await coverStates()
         let snapshot = try await snapshot()
         let index = try reference.index(in: snapshot, coverState: coverState)
         return ListedAlbum(position: index + 1, album: snapshot.albums[index], cover: coverState(snapshot.albums[index]))
@@ -31,7 +32,14 @@ extension Library {
 
     /// The albums `words` choose for a change to several (see ``AlbumSelection``).
     public func choose(_ words: [String]) async throws -> AlbumSelection {
-        try AlbumSelection(words: words, in: try await snapshot(), coverState: await coverStates())
+        let positions = words.compactMap(AlbumReference.position)
+        guard positions.count == words.count, !words.isEmpty else {
+            return try AlbumSelection(words: words, in: try await snapshot(), coverState: await coverStates())
+        }
+        // Positions alone (`remove 7`): read those albums, not the whole library.
+        var chosen: [ListedAlbum] = []
+        for position in Set(positions).sorted() { chosen.append(try await resolve(.position(position))) }
+        return AlbumSelection(albums: chosen, byQuery: false)
     }
 
     /// Applies `patch` to each album in `ids`, as one step of history; returns each album
@@ -39,21 +47,20 @@ extension Library {
     @discardableResult
     public func update(_ ids: [AlbumID], _ patch: AlbumPatch) async throws -> [(before: Album, after: Album)] {
         let label = ids.count == 1 ? "update" : "update \(ids.count) albums"
-        return try await commit(label: label) { snapshot in
-            var position: [AlbumID: Int] = [:]
-            for (index, album) in snapshot.albums.enumerated() { position[album.id] = index }
+        return try await change { albums, plan in
             var indexes: [Int] = []
             for id in ids {
-                guard let index = position[id] else { throw AlbumKitError(.noSuchAlbum, "no album with id '\(id)'") }
+                guard let index = try await albums.index(of: id) else { throw AlbumKitError(.noSuchAlbum, "no album with id '\(id)'") }
                 indexes.append(index)
             }
             var changes: [(before: Album, after: Album)] = []
             for index in indexes.sorted() {
-                let before = snapshot.albums[index]
+                let before = try await albums.album(at: index)
                 let after = try patch.applied(to: before)
                 if after != before { changes.append((before, after)) }
             }
-            return (changes.map { .update(before: $0.before, after: $0.after) }, changes)
+            if !changes.isEmpty { plan.record(label, changes.map { .update(before: $0.before, after: $0.after) }) }
+            return changes
         }
     }
 

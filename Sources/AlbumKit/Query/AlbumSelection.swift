@@ -8,6 +8,12 @@ public struct AlbumSelection: Sendable, Hashable {
     /// Whether a query chose them (a change to more than one is then confirmed first).
     public let byQuery: Bool
 
+    /// The albums `albums` (in library order), named one by one.
+    init(albums: [ListedAlbum], byQuery: Bool) {
+        self.albums = albums
+        self.byQuery = byQuery
+    }
+
     /// Chooses in `snapshot`; `coverState` tells an album's cover state when a query asks.
     public init(words: [String], in snapshot: LibrarySnapshot, coverState: (Album) -> CoverState) throws(AlbumKitError) {
         var named = Set<Int>()

@@ -29,7 +29,10 @@ enum HistoryWalk {
     static func step(_ global: GlobalOptions, forward: Bool) async throws {
         let (change, titles) = try await global.withLibrary { library, _ in
             let change = forward ? try await library.redo() : try await library.undo()
-            return (change, Dictionary(try await library.albums().map { ($0.id, $0.title) }) { first, _ in first })
+            // Only moves name albums by id: look up those, not the whole library.
+            var titles: [AlbumID: String] = [:]
+            for case .move(let id, _, _) in change.edits { titles[id] = try? await library.album(.id(id)).album.title }
+            return (change, titles)
         }
         Console.out("\(forward ? "Redid" : "Undid"): \(ChangeDescription.describe(change, titles: titles))")
     }

@@ -1,0 +1,49 @@
+import AlbumKitRowStore
+import Foundation
+import GRDB
+
+/// One connection to the library file: each statement runs on GRDB's queue for it, outside
+/// any transaction GRDB would open (the row store says `BEGIN` and `COMMIT` itself).
+public struct SQLiteConnection: RowConnection {
+    let queue: DatabaseQueue
+
+    public func execute(_ sql: String, _ arguments: [SQLValue]) async throws {
+        try await queue.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        }
+    }
+
+    public func query<Row: Sendable>(
+        _ sql: String, _ arguments: [SQLValue], _ read: @escaping @Sendable (any SQLRow) throws -> Row
+    ) async throws -> [Row] {
+        try await queue.writeWithoutTransaction { db in
+            let cursor = try GRDB.Row.fetchCursor(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))
+            var rows: [Row] = []
+            while let row = try cursor.next() { rows.append(try read(SQLiteRow(row: row))) }
+            return rows
+        }
+    }
+
+    private static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> DatabaseValue in
+            switch value {
+            case .null: .null
+            case .integer(let integer): integer.databaseValue
+            case .real(let real): real.databaseValue
+            case .text(let text): text.databaseValue
+            case .blob(let data): data.databaseValue
+            }
+        })
+    }
+}
+
+/// A GRDB row read by column number.
+private struct SQLiteRow: SQLRow {
+    let row: GRDB.Row
+
+    func text(_ column: Int) throws -> String { try row.decode(String.self, atIndex: column) }
+    func optionalText(_ column: Int) throws -> String? { try row.decode(String?.self, atIndex: column) }
+    func real(_ column: Int) throws -> Double { try row.decode(Double.self, atIndex: column) }
+    func integer(_ column: Int) throws -> Int64 { try row.decode(Int64.self, atIndex: column) }
+    func bytes(_ column: Int) throws -> Data { try row.decode(Data.self, atIndex: column) }
+}

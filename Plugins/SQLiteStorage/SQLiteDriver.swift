@@ -1,0 +1,119 @@
+import AlbumKit
+import AlbumKitRowStore
+import Foundation
+import GRDB
+
+/// The SQLite engine of a ``SQLiteStorage``, through GRDB: one file in WAL mode (readers go
+/// on while one writer holds `BEGIN IMMEDIATE`; a second writer waits up to the busy timeout),
+/// and SQLite's errors turned into ``AlbumKitError``s that name the file.
+public struct SQLiteDriver: RowStoreDriver {
+    /// The database file.
+    public let path: String
+    /// How long a second writer waits for the first, in seconds.
+    public let lockTimeout: Double
+
+    /// The engine for the library in `path`.
+    public init(path: String, lockTimeout: Double) {
+        self.path = path
+        self.lockTimeout = lockTimeout
+    }
+
+    public var location: String { path }
+    public var container: String { "file" }
+    public var versionTable: String { "schemaVersion" }
+    public var legacySchema: [[String]] { SQLiteLegacySchema.steps }
+
+    public func exists() async throws -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    public func connect() async throws -> SQLiteConnection {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw AlbumKitError(.libraryState, "no library at \(path): run 'albumkit init' first")
+        }
+        return try open()
+    }
+
+    /// The file's device, inode, size and modification time: a commit by anyone changes only
+    /// the WAL, so this changes when the file itself is replaced, checkpointed or damaged.
+    public func identity() -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "" }
+        return "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+    }
+
+    public func close(_ connection: SQLiteConnection) {
+        try? connection.queue.close()
+    }
+
+    public func beginReading(_ connection: SQLiteConnection) async throws {
+        try await connection.execute("BEGIN DEFERRED", [])
+    }
+
+    public func beginWriting(_ connection: SQLiteConnection) async throws {
+        try await connection.execute("BEGIN IMMEDIATE", [])
+    }
+
+    /// Nothing to announce: others see a save through the file (serve polls it).
+    public func saving(_ connection: SQLiteConnection, generation: Int64) async throws {}
+
+    public func create(_ makeSchema: @escaping @Sendable (SQLiteConnection) async throws -> Void) async throws {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw AlbumKitError(.libraryState, "a library already exists at \(path); it was left as it is")
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            let connection = try open()
+            defer { close(connection) }
+            try await connection.execute("PRAGMA journal_mode = WAL", [])
+            try await beginWriting(connection)
+            do {
+                try await makeSchema(connection)
+                try await connection.execute("COMMIT", [])
+            } catch {
+                try? await connection.execute("ROLLBACK", [])
+                throw error
+            }
+        } catch {
+            // The file is new: leave no half-made library behind.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            throw error
+        }
+    }
+
+    public func tableExists(_ table: String, on connection: SQLiteConnection) async throws -> Bool {
+        try await connection.first("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) {
+            try $0.integer(0)
+        } ?? 0 > 0
+    }
+
+    public func describe(_ error: any Error) -> AlbumKitError {
+        if let error = error as? AlbumKitError { return error }
+        guard let error = error as? DatabaseError else {
+            return AlbumKitError(.fileSystem, "\(path): \(error)")
+        }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return AlbumKitError(.lockTimeout, "\(path): another writer held the library for more than \(lockTimeout) seconds; nothing was changed")
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return AlbumKitError(.unreadableInput, "\(path): not a readable SQLite library (\(error.message ?? "\(error.resultCode)")); the file was left as it is")
+        default:
+            return AlbumKitError(.fileSystem, "\(path): SQLite failed: \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    private func open() throws -> SQLiteConnection {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(lockTimeout)
+        configuration.allowsUnsafeTransactions = true  // the row store's transactions span several calls
+        configuration.label = "albumkit"
+        // WAL with synchronous=NORMAL: a commit survives a crash of the process (what a
+        // killed command needs) without an fsync per change; only a power cut may lose
+        // the last commits, never consistency.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        do {
+            return SQLiteConnection(queue: try DatabaseQueue(path: path, configuration: configuration))
+        } catch {
+            throw describe(error)
+        }
+    }
+}

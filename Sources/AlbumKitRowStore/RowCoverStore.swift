@@ -1,0 +1,42 @@
+import AlbumKit
+import Foundation
+
+/// The covers of a ``RowStore``: blobs in table `albumkit_covers`, one row per SHA-256 and
+/// extension; each call is one statement, atomic by itself.
+struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
+    let store: RowStore<Driver>
+
+    func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey {
+        let key = CoverKey(bytes: bytes, fileExtension: fileExtension)
+        try await store.withReader(transaction: false) { reader in
+            try await reader.connection.execute(RowStoreSQL.putCover, Self.arguments(key) + [.blob(bytes)])
+        }
+        return key
+    }
+
+    func data(for key: CoverKey) async throws -> Data? {
+        try await store.withReader(transaction: false) { reader in
+            try await reader.connection.first(RowStoreSQL.coverBytes, Self.arguments(key)) { try $0.bytes(0) }
+        }
+    }
+
+    func contains(_ key: CoverKey) async throws -> Bool {
+        try await store.withReader(transaction: false) { reader in
+            try await reader.connection.first(RowStoreSQL.hasCover, Self.arguments(key)) { try $0.integer(0) } ?? 0 > 0
+        }
+    }
+
+    func keys() async throws -> [CoverKey] {
+        try await store.withReader(transaction: false) { reader in
+            try await reader.connection.query(RowStoreSQL.coverKeys, []) { CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1)) }
+        }
+    }
+
+    func remove(_ key: CoverKey) async throws -> Int {
+        try await store.withReader(transaction: false) { reader in
+            Int(try await reader.connection.first(RowStoreSQL.removeCover, Self.arguments(key)) { try $0.integer(0) } ?? 0)
+        }
+    }
+
+    private static func arguments(_ key: CoverKey) -> [SQLValue] { [.text(key.sha256), .text(key.fileExtension)] }
+}

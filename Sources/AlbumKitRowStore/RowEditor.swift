@@ -1,0 +1,205 @@
+import AlbumKit
+import Foundation
+
+/// Stores a ``StoredChange`` as row operations on a connection that holds the writer lock:
+/// the edits one run at a time (a run of inserts at following positions is one batch, a run
+/// of removes one range delete), the history steps, the blocks and the memento. Reads the
+/// neighbours each edit needs from the rows as they are inside the transaction, so edits
+/// later in a change see the earlier ones.
+struct RowEditor<Connection: RowConnection> {
+    let reader: RowReader<Connection>
+    /// The block rows as stored (to write only what changed).
+    private var storedBlocks: BlockIndex
+    /// The blocks as the rows are now.
+    private(set) var blocks: BlockIndex
+
+    init(reader: RowReader<Connection>, blocks: BlockIndex) {
+        self.reader = reader
+        self.storedBlocks = blocks
+        self.blocks = blocks
+    }
+
+    private var connection: Connection { reader.connection }
+
+    /// Stores `change`; `snapshot` is the library after it (its albums are read only when
+    /// the change replaces everything). Leaves the transaction open.
+    mutating func save(_ change: StoredChange, snapshot: LibrarySnapshot, generation: Int64) async throws {
+        try await saveSteps(change)
+        switch change.albums {
+        case .unchanged:
+            break
+        case .replaced:
+            try await replace(with: snapshot.albums)
+        case .edits(let edits):
+            try await apply(edits)
+        }
+        try await settleBlocks()
+        let state = String(decoding: try JSONEncoder().encode(snapshot.state), as: UTF8.self)
+        try await connection.execute(RowStoreSQL.saveState, [.integer(generation), .text(state), .integer(Int64(blocks.total))])
+    }
+
+    // MARK: - History
+
+    private func saveSteps(_ change: StoredChange) async throws {
+        if change.albums == .replaced {
+            try await connection.execute(RowStoreSQL.deleteSteps, [])
+        } else {
+            for id in change.droppedSteps { try await connection.execute(RowStoreSQL.deleteStep, [.integer(id)]) }
+        }
+        for (id, step) in change.addedSteps.sorted(by: { $0.key < $1.key }) {
+            try await connection.execute(RowStoreSQL.writeStep, [.integer(id), .text(String(decoding: try JSONEncoder().encode(step), as: UTF8.self))])
+        }
+    }
+
+    // MARK: - Albums
+
+    private mutating func replace(with albums: [Album]) async throws {
+        try await connection.execute(RowStoreSQL.deleteAlbums, [])
+        try await connection.execute(RowStoreSQL.deleteBlocks, [])
+        storedBlocks = .empty
+        let keys = SortKeys.laidOut(albums.count)
+        try await insert(Array(zip(albums, keys)))
+        blocks = BlockIndex(laidOver: keys)
+    }
+
+    private mutating func apply(_ edits: [LibraryEdit]) async throws {
+        var next = 0
+        while next < edits.count {
+            switch edits[next] {
+            case .update(_, let after):
+                try await connection.execute(RowStoreSQL.updateAlbum, RowStoreSQL.updateArguments(after))
+                next += 1
+            case .move(let id, let from, let to):
+                let moved = try await stored(at: from, expecting: id, edits[next])
+                try await connection.execute(RowStoreSQL.deleteAlbum, [.text(id.rawValue)])
+                blocks.remove(moved.key)
+                try await insertRun([moved.album], at: to, edits[next])
+                next += 1
+            case .insert(_, let index):
+                let run = Self.insertRun(in: edits, from: next)
+                try await insertRun(run, at: index, edits[next])
+                next += run.count
+            case .remove:
+                let (positions, albums) = Self.removeRun(in: edits, from: next)
+                try await removeRun(albums, at: positions, edits[next])
+                next += albums.count
+            }
+        }
+    }
+
+    /// The albums of the inserts at following positions that start at `start`.
+    private static func insertRun(in edits: [LibraryEdit], from start: Int) -> [Album] {
+        guard case .insert(_, var expected) = edits[start] else { return [] }
+        var albums: [Album] = []
+        for edit in edits[start...] {
+            guard case .insert(let album, let index) = edit, index == expected else { break }
+            albums.append(album)
+            expected += 1
+        }
+        return albums
+    }
+
+    /// The removes from `start` on that take one range of positions: each one position
+    /// lower than the last (as `remove 1 2 3` lists them) or each at the same position.
+    /// Returns the range and its albums in library order.
+    private static func removeRun(in edits: [LibraryEdit], from start: Int) -> (Range<Int>, [Album]) {
+        guard case .remove(let first, let index) = edits[start] else { return (0..<0, []) }
+        var albums = [first]
+        var last = index
+        var step: Int?  // set by the second remove: -1 or 0
+        for edit in edits[(start + 1)...] {
+            guard case .remove(let album, let position) = edit else { break }
+            let delta = position - last
+            guard delta == -1 || delta == 0, step == nil || step == delta else { break }
+            step = delta
+            albums.append(album)
+            last = position
+        }
+        return step == 0 ? (index..<(index + albums.count), albums) : (last..<(index + 1), albums.reversed())
+    }
+
+    /// Inserts `albums` before position `index`, giving them keys between their neighbours
+    /// (spreading a window of neighbours out when the gap is too narrow).
+    private mutating func insertRun(_ albums: [Album], at index: Int, _ edit: LibraryEdit) async throws {
+        guard (0...blocks.total).contains(index) else { throw misfit(edit) }
+        let neighbours = try await reader.keys(at: (index - 1)..<(index + 1), blocks)
+        let low = index > 0 ? neighbours.first?.key : nil
+        let high = index < blocks.total ? neighbours.last?.key : nil
+        var keys = SortKeys.between(low, high, count: albums.count)
+        if keys == nil {
+            keys = try await respread(around: index, making: albums.count)
+        }
+        let placed = Array(zip(albums, keys ?? []))
+        try await insert(placed)
+        for (_, key) in placed { blocks.add(key) }
+    }
+
+    /// Spreads out the narrowest window around `gap` that leaves room for `count` new rows
+    /// there, rewriting the window's keys; returns the new rows' keys.
+    private mutating func respread(around gap: Int, making count: Int) async throws -> [Double] {
+        for window in SortKeys.windows(around: gap, total: blocks.total) {
+            let read = try await reader.keys(at: (window.lowerBound - 1)..<(window.upperBound + 1), blocks)
+            let below = window.lowerBound > 0 ? read.first?.key : nil
+            let above = window.upperBound < blocks.total ? read.last?.key : nil
+            let rows = Array(read.dropFirst(window.lowerBound > 0 ? 1 : 0).prefix(window.count))
+            guard let (windowKeys, newKeys) = SortKeys.respread(
+                window: window, total: blocks.total, gap: gap, count: count, below: below, above: above)
+            else { continue }
+            for (row, key) in zip(rows, windowKeys) where key != row.key {
+                try await connection.execute(RowStoreSQL.moveAlbum, [.real(key), .text(row.id.rawValue)])
+                blocks.remove(row.key)
+                blocks.add(key)
+            }
+            return newKeys
+        }
+        preconditionFailure("the last window is the whole library, which always has room")
+    }
+
+    /// Removes `albums`, which stand at `positions`, checking that they do.
+    private mutating func removeRun(_ albums: [Album], at positions: Range<Int>, _ edit: LibraryEdit) async throws {
+        let found = try await reader.keys(at: positions, blocks)
+        guard found.count == albums.count, zip(found, albums).allSatisfy({ $0.id == $1.id }) else { throw misfit(edit) }
+        if found.count == 1 {
+            try await connection.execute(RowStoreSQL.deleteAlbum, [.text(found[0].id.rawValue)])
+        } else {
+            try await connection.execute(RowStoreSQL.deleteAlbumsBetween, [.real(found[0].key), .real(found[found.count - 1].key)])
+        }
+        for row in found { blocks.remove(row.key) }
+    }
+
+    /// The row at `index`, which must be the album `id`.
+    private func stored(at index: Int, expecting id: AlbumID, _ edit: LibraryEdit) async throws -> StoredAlbum {
+        guard let row = try await reader.albums(at: index..<(index + 1), blocks).first, row.album.id == id else { throw misfit(edit) }
+        return row
+    }
+
+    /// Inserts rows in batches of ``RowStoreSQL/insertBatch``.
+    private func insert(_ rows: [(Album, Double)]) async throws {
+        for start in stride(from: 0, to: rows.count, by: RowStoreSQL.insertBatch) {
+            let batch = rows[start..<min(rows.count, start + RowStoreSQL.insertBatch)]
+            try await connection.execute(RowStoreSQL.insertAlbums(batch.count), batch.flatMap { RowStoreSQL.insertArguments($0, key: $1) })
+        }
+    }
+
+    // MARK: - Blocks
+
+    /// Drops and merges small blocks, splits large ones (reading their keys), and writes the
+    /// block rows that changed.
+    private mutating func settleBlocks() async throws {
+        blocks.compact()
+        while let block = blocks.oversized {
+            let keys = try await reader.keys(inBlock: block, blocks)
+            guard keys.count == blocks.counts[block] else {
+                throw reader.rows.damaged("table albumkit_blocks counts \(blocks.counts[block]) albums in a block that holds \(keys.count)")
+            }
+            blocks.split(block, keys: keys)
+        }
+        let (deleted, written) = blocks.changes(since: storedBlocks)
+        for low in deleted { try await connection.execute(RowStoreSQL.deleteBlock, [.real(low)]) }
+        for (low, count) in written { try await connection.execute(RowStoreSQL.writeBlock, [.real(low), .integer(Int64(count))]) }
+    }
+
+    private func misfit(_ edit: LibraryEdit) -> AlbumKitError {
+        AlbumKitError(.libraryState, "\(reader.rows.location): the change \(edit) does not fit the stored order of \(blocks.total) albums; it was changed elsewhere")
+    }
+}

@@ -1,0 +1,99 @@
+import AlbumKit
+import Foundation
+
+/// Reads a library's rows on one connection, inside the caller's transaction: the memento,
+/// the history steps, and albums by position or id through the ``BlockIndex`` — each an
+/// indexed query that touches what it returns and at most one block besides.
+struct RowReader<Connection: RowConnection>: Sendable {
+    let connection: Connection
+    let rows: AlbumRowReader
+
+    /// The generation counter (bumped by every save) and the album count.
+    func header() async throws -> (generation: Int64, count: Int) {
+        guard let header = try await connection.first(RowStoreSQL.header, [], { (try $0.integer(0), Int(try $0.integer(1))) }) else {
+            throw rows.damaged("table albumkit_state has no row")
+        }
+        return header
+    }
+
+    /// The memento.
+    func state() async throws -> LibraryState {
+        guard let data = try await connection.first(RowStoreSQL.state, [], { try $0.bytes(0) }) else {
+            throw rows.damaged("table albumkit_state has no row")
+        }
+        do {
+            return try JSONDecoder().decode(LibraryState.self, from: data)
+        } catch {
+            throw rows.damaged("table albumkit_state holds an unreadable memento (\(error))")
+        }
+    }
+
+    /// The block table.
+    func blocks() async throws -> BlockIndex {
+        let stored = try await connection.query(RowStoreSQL.blocks, []) { (try $0.real(0), Int(try $0.integer(1))) }
+        return BlockIndex(lows: stored.map(\.0), counts: stored.map(\.1))
+    }
+
+    /// The albums (with their keys) at `positions`, clamped to the library.
+    func albums(at positions: Range<Int>, _ blocks: BlockIndex) async throws -> [StoredAlbum] {
+        try await fromBlock(positions, blocks, RowStoreSQL.albumsFrom, rows.album)
+    }
+
+    /// The ids and keys at `positions`, clamped to the library.
+    func keys(at positions: Range<Int>, _ blocks: BlockIndex) async throws -> [StoredKey] {
+        try await fromBlock(positions, blocks, RowStoreSQL.keysFrom) { StoredKey(id: AlbumID(try $0.text(0)), key: try $0.real(1)) }
+    }
+
+    /// The position of the album with `id`, if the library holds it: its block's start plus
+    /// the keys before it in its block.
+    func index(of id: AlbumID, _ blocks: BlockIndex) async throws -> Int? {
+        guard let key = try await connection.first(RowStoreSQL.keyOfID, [.text(id.rawValue)], { try $0.real(0) }) else { return nil }
+        let block = blocks.block(holding: key)
+        let before = try await connection.first(RowStoreSQL.countBetween, [.real(blocks.lowerBound(of: block)), .real(key)]) {
+            Int(try $0.integer(0))
+        }
+        return blocks.start(of: block) + (before ?? 0)
+    }
+
+    /// The keys block `block` holds, in order.
+    func keys(inBlock block: Int, _ blocks: BlockIndex) async throws -> [Double] {
+        try await connection.query(RowStoreSQL.keysBetween, [.real(blocks.lowerBound(of: block)), .real(blocks.upperBound(of: block))]) {
+            try $0.real(0)
+        }
+    }
+
+    /// Every album, in order.
+    func everyAlbum() async throws -> [Album] {
+        try await connection.query(RowStoreSQL.everyAlbum, []) { [rows] in try rows.album($0).album }
+    }
+
+    /// The stored steps `ids` names (those not stored are left out).
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        var steps: [Int64: HistoryStep] = [:]
+        for id in ids {
+            guard let data = try await connection.first(RowStoreSQL.step, [.integer(id)], { try $0.bytes(0) }) else { continue }
+            do {
+                steps[id] = try JSONDecoder().decode(HistoryStep.self, from: data)
+            } catch {
+                throw rows.damaged("table albumkit_history, row \(id): unreadable (\(error))")
+            }
+        }
+        return steps
+    }
+
+    /// Rows at `positions` read by `query` (`sort_key >= ? … LIMIT ? OFFSET ?`), counted from
+    /// the low key of the block holding the first position.
+    private func fromBlock<Row: Sendable>(
+        _ positions: Range<Int>, _ blocks: BlockIndex, _ query: String, _ read: @escaping @Sendable (any SQLRow) throws -> Row
+    ) async throws -> [Row] {
+        let wanted = positions.clamped(to: 0..<blocks.total)
+        guard !wanted.isEmpty else { return [] }
+        let (block, offset) = blocks.locate(wanted.lowerBound)
+        let found = try await connection.query(
+            query, [.real(blocks.lowerBound(of: block)), .integer(Int64(wanted.count)), .integer(Int64(offset))], read)
+        guard found.count == wanted.count else {
+            throw rows.damaged("table albumkit_blocks counts \(blocks.total) albums but positions \(wanted.lowerBound + 1)–\(wanted.upperBound) hold \(found.count)")
+        }
+        return found
+    }
+}

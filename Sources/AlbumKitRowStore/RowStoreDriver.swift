@@ -1,0 +1,62 @@
+import AlbumKit
+
+/// What a ``RowStore`` needs from one database engine: connections, the two kinds of
+/// transaction, the statements of its old schema versions, and its errors in words. The row
+/// logic itself — tables, order, history, covers, point reads — lives in the row store, once.
+///
+/// ## Implementation requirements
+/// - ``connect()`` opens a connection to an existing library and throws
+///   ``AlbumKitError/Kind/libraryState`` ("run `albumkit init` first") when there is none.
+/// - ``beginReading(_:)`` starts a transaction that sees one committed state of the library
+///   for every statement in it (SQLite `BEGIN DEFERRED`, PostgreSQL `REPEATABLE READ`).
+/// - ``beginWriting(_:)`` starts a transaction holding the writer lock, waiting for another
+///   writer (another process, another connection) up to the lock timeout, then throwing
+///   ``AlbumKitError/Kind/lockTimeout``. `COMMIT` or `ROLLBACK` (said by the row store) ends it;
+///   a connection closed while holding it rolls back and so releases the lock.
+/// - ``create(_:)`` makes an empty store and runs `makeSchema` on it in one transaction that
+///   two creators cannot run at once; it fails when a library is there, and leaves nothing
+///   behind when it fails.
+/// - ``describe(_:)`` turns any failure into an ``AlbumKitError`` of the right kind naming the
+///   library (a busy lock is `lockTimeout`, a damaged store `unreadableInput`, a lost server
+///   `connection`); an ``AlbumKitError`` passes through unchanged.
+public protocol RowStoreDriver: Sendable {
+    /// A connection of this engine.
+    associatedtype Connection: RowConnection
+
+    /// Where the library is, for messages (a file path, a URL without its password).
+    var location: String { get }
+    /// What holds the library, for messages: "file", "database".
+    var container: String { get }
+    /// The table that holds the schema version (one row, one integer column `version`).
+    var versionTable: String { get }
+
+    /// Whether a library exists there.
+    func exists() async throws -> Bool
+    /// A new connection to the existing library.
+    func connect() async throws -> Connection
+    /// What says the store is still the one a kept connection saw: a connection kept idle
+    /// is closed, not reused, when this changed since it was given back (SQLite: the file was
+    /// replaced or rewritten beneath it — by a restore, by damage — which an open connection
+    /// would not notice). A server whose tables cannot change beneath a connection says "".
+    func identity() -> String
+    /// Closes a connection the row store no longer keeps, rolling back any transaction it is
+    /// in; returns at once (a writer dropped without finishing closes its connection here).
+    func close(_ connection: Connection)
+    /// Starts a reading transaction on `connection`.
+    func beginReading(_ connection: Connection) async throws
+    /// Starts a writing transaction holding the writer lock on `connection`.
+    func beginWriting(_ connection: Connection) async throws
+    /// Runs inside a save's writing transaction just before it commits, for what the engine
+    /// tells others about a save (PostgreSQL: `NOTIFY`, delivered only if it commits).
+    func saving(_ connection: Connection, generation: Int64) async throws
+    /// Makes an empty store whose schema `makeSchema` creates, in one transaction.
+    func create(_ makeSchema: @escaping @Sendable (Connection) async throws -> Void) async throws
+    /// Whether `table` exists.
+    func tableExists(_ table: String, on connection: Connection) async throws -> Bool
+    /// The statements that take this engine's tables from version `n` to `n + 1`, for the
+    /// versions before the shared layout (``RowStoreSchema/sharedLayoutVersion``); element
+    /// `n` holds the step to version `n + 1`. The row store adds what every engine shares.
+    var legacySchema: [[String]] { get }
+    /// The ``AlbumKitError`` for a failure on this library.
+    func describe(_ error: any Error) -> AlbumKitError
+}

@@ -1,0 +1,113 @@
+import AlbumKit
+
+/// Every statement a row store runs once its tables have the shared layout, in the SQL that
+/// SQLite and PostgreSQL both speak (`?` for each argument):
+///
+/// ```
+/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url)  index on sort_key
+/// albumkit_blocks  (low_key PK, album_count)         see BlockIndex
+/// albumkit_state   (id = 1, generation, state, album_count)   the memento as JSON
+/// albumkit_history (id PK, step)                     one history step as JSON per row
+/// albumkit_covers  (sha256, file_extension, bytes)   PK (sha256, file_extension)
+/// ```
+enum RowStoreSQL {
+    /// The columns an album row is read with, in ``album(_:)``'s order, and the key after them.
+    static let albumColumns = "id, title, artist, genre, year, cover_url, sort_key"
+
+    static let header = "SELECT generation, album_count FROM albumkit_state WHERE id = 1"
+    static let state = "SELECT state FROM albumkit_state WHERE id = 1"
+    static let saveState = "UPDATE albumkit_state SET generation = ?, state = ?, album_count = ? WHERE id = 1"
+
+    static let blocks = "SELECT low_key, album_count FROM albumkit_blocks ORDER BY low_key"
+    static let deleteBlock = "DELETE FROM albumkit_blocks WHERE low_key = ?"
+    static let deleteBlocks = "DELETE FROM albumkit_blocks"
+    static let writeBlock =
+        "INSERT INTO albumkit_blocks (low_key, album_count) VALUES (?, ?) ON CONFLICT (low_key) DO UPDATE SET album_count = excluded.album_count"
+
+    /// `LIMIT`/`OFFSET` counted from a block's low key, so at most a block's rows are skipped.
+    static let albumsFrom = "SELECT \(albumColumns) FROM albumkit_albums WHERE sort_key >= ? ORDER BY sort_key LIMIT ? OFFSET ?"
+    static let keysFrom = "SELECT id, sort_key FROM albumkit_albums WHERE sort_key >= ? ORDER BY sort_key LIMIT ? OFFSET ?"
+    static let keysBetween = "SELECT sort_key FROM albumkit_albums WHERE sort_key >= ? AND sort_key < ? ORDER BY sort_key"
+    static let countBetween = "SELECT count(*) FROM albumkit_albums WHERE sort_key >= ? AND sort_key < ?"
+    static let keyOfID = "SELECT sort_key FROM albumkit_albums WHERE id = ?"
+    static let everyAlbum = "SELECT \(albumColumns) FROM albumkit_albums ORDER BY sort_key"
+    static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
+
+    static let updateAlbum = "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ? WHERE id = ?"
+    static let moveAlbum = "UPDATE albumkit_albums SET sort_key = ? WHERE id = ?"
+    static let deleteAlbum = "DELETE FROM albumkit_albums WHERE id = ?"
+    static let deleteAlbumsBetween = "DELETE FROM albumkit_albums WHERE sort_key >= ? AND sort_key <= ?"
+    static let deleteAlbums = "DELETE FROM albumkit_albums"
+
+    /// Rows per multi-row `INSERT` (7 arguments each: well under both engines' limits).
+    static let insertBatch = 500
+    /// `INSERT` of `rows` albums (id, sort_key, title, artist, genre, year, cover_url each).
+    static func insertAlbums(_ rows: Int) -> String {
+        rows == insertBatch ? fullInsert : makeInsert(rows)
+    }
+    private static let fullInsert = makeInsert(insertBatch)
+    private static func makeInsert(_ rows: Int) -> String {
+        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url) VALUES "
+            + repeatElement("(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+    }
+
+    static let step = "SELECT step FROM albumkit_history WHERE id = ?"
+    static let writeStep = "INSERT INTO albumkit_history (id, step) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET step = excluded.step"
+    static let deleteStep = "DELETE FROM albumkit_history WHERE id = ?"
+    static let deleteSteps = "DELETE FROM albumkit_history"
+
+    static let putCover = "INSERT INTO albumkit_covers (sha256, file_extension, bytes) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+    static let coverBytes = "SELECT bytes FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
+    static let hasCover = "SELECT count(*) FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
+    static let coverKeys = "SELECT sha256, file_extension FROM albumkit_covers ORDER BY sha256, file_extension"
+    static let removeCover = "DELETE FROM albumkit_covers WHERE sha256 = ? AND file_extension = ? RETURNING length(bytes)"
+
+    /// The arguments of `album`'s row for ``insertAlbums(_:)``.
+    static func insertArguments(_ album: Album, key: Double) -> [SQLValue] {
+        [.text(album.id.rawValue), .real(key), .text(album.title), .text(album.artist), .text(album.genre), .text(album.year),
+         .optionalText(album.coverUrl)]
+    }
+
+    /// The arguments of ``updateAlbum`` for `album`.
+    static func updateArguments(_ album: Album) -> [SQLValue] {
+        [.text(album.title), .text(album.artist), .text(album.genre), .text(album.year), .optionalText(album.coverUrl),
+         .text(album.id.rawValue)]
+    }
+}
+
+/// An album row as read, with its sort key.
+struct StoredAlbum: Sendable {
+    var album: Album
+    var key: Double
+}
+
+/// An album's id and sort key, as a window of the order is read.
+struct StoredKey: Sendable, Hashable {
+    var id: AlbumID
+    var key: Double
+}
+
+/// Reads rows selected with ``RowStoreSQL/albumColumns``, naming the library in errors.
+struct AlbumRowReader: Sendable {
+    /// For messages: the library's location and what holds it ("file", "database").
+    let location: String
+    let container: String
+
+    /// The album and key of `row`; a row that is not a valid album is an unreadable library.
+    @Sendable func album(_ row: any SQLRow) throws -> StoredAlbum {
+        let id = try row.text(0)
+        do {
+            let album = try Album(
+                id: AlbumID(id), title: try row.text(1), artist: try row.text(2), genre: try row.text(3), year: try row.text(4),
+                coverUrl: try row.optionalText(5))
+            return StoredAlbum(album: album, key: try row.real(6))
+        } catch {
+            throw damaged("table albumkit_albums, row '\(id)': \(error)")
+        }
+    }
+
+    /// The error for a library whose tables hold something this build cannot read.
+    func damaged(_ what: String) -> AlbumKitError {
+        AlbumKitError(.unreadableInput, "\(location): \(what); the \(container) was left as it is")
+    }
+}

@@ -1,0 +1,96 @@
+import AlbumKit
+import Foundation
+
+/// The versions of a row store's tables and how an older library is brought up to date.
+///
+/// The driver's version table holds one row: the version the tables are at. Versions 1 and 2
+/// are each engine's own (``RowStoreDriver/legacySchema``: version 1 kept the whole history
+/// inside the memento, version 2 a step per row); at version 3 both engines reach the shared
+/// layout of ``RowStoreSQL`` — the engine's statements rename its tables, then the steps
+/// here add what both share. A library from an older albumkit is upgraded in one writing
+/// transaction the first time this build connects to it; one from a newer albumkit is
+/// refused, untouched.
+enum RowStoreSchema {
+    /// The version at which every engine's tables have the shared layout.
+    static let sharedLayoutVersion = 3
+    /// The version this build writes.
+    static let currentVersion = 3
+
+    /// Creates every table in an empty store (inside the caller's creating transaction).
+    static func create<Driver: RowStoreDriver>(on connection: Driver.Connection, _ driver: Driver) async throws {
+        guard try await !driver.tableExists(driver.versionTable, on: connection) else {
+            throw AlbumKitError(.libraryState, "a library already exists at \(driver.location); it was left as it is")
+        }
+        try await connection.execute("CREATE TABLE \(driver.versionTable) (version integer NOT NULL)", [])
+        try await connection.execute("INSERT INTO \(driver.versionTable) (version) VALUES (0)", [])
+        try await upgrade(connection, driver, from: 0)
+    }
+
+    /// Checks that this build reads the library on `connection` and upgrades it when it is
+    /// older, under the writer lock (another process may be upgrading it at the same time).
+    static func prepare<Driver: RowStoreDriver>(_ connection: Driver.Connection, _ driver: Driver) async throws {
+        guard try await version(connection, driver) < currentVersion else { return }
+        try await driver.beginWriting(connection)
+        do {
+            try await upgrade(connection, driver, from: try await version(connection, driver))
+            try await connection.execute("COMMIT", [])
+        } catch {
+            try? await connection.execute("ROLLBACK", [])
+            throw error
+        }
+    }
+
+    /// The library's version, after checking that this build can read it.
+    private static func version<Driver: RowStoreDriver>(_ connection: Driver.Connection, _ driver: Driver) async throws -> Int {
+        guard try await driver.tableExists(driver.versionTable, on: connection),
+            let version = try await connection.first("SELECT version FROM \(driver.versionTable)", [], { try $0.integer(0) })
+        else {
+            throw AlbumKitError(.unreadableInput, "\(driver.location): not an albumkit library (no \(driver.versionTable) table); the \(driver.container) was left as it is")
+        }
+        guard version <= currentVersion else {
+            throw AlbumKitError(.unreadableInput, "\(driver.location): written by a newer albumkit (schema version \(version); this one reads up to \(currentVersion)); the \(driver.container) was left as it is")
+        }
+        return Int(version)
+    }
+
+    /// Applies every step after `version` (inside the caller's writing transaction).
+    private static func upgrade<Driver: RowStoreDriver>(_ connection: Driver.Connection, _ driver: Driver, from version: Int) async throws {
+        guard version < currentVersion else { return }
+        for step in version..<currentVersion {
+            if step < sharedLayoutVersion {
+                for statement in driver.legacySchema[step] { try await connection.execute(statement, []) }
+            }
+            if step + 1 == sharedLayoutVersion { try await reachSharedLayout(connection, driver) }
+        }
+        try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
+    }
+
+    /// Version 3, what both engines share once their tables are renamed: a version 1
+    /// memento's history moves into step rows, and the album count and the block table
+    /// (``BlockIndex``) are added and filled from the rows there.
+    private static func reachSharedLayout<Driver: RowStoreDriver>(_ connection: Driver.Connection, _ driver: Driver) async throws {
+        let rows = AlbumRowReader(location: driver.location, container: driver.container)
+        guard let data = try await connection.first(RowStoreSQL.state, [], { try $0.bytes(0) }) else {
+            throw rows.damaged("table albumkit_state has no row")
+        }
+        let (state, carried): (LibraryState, [Int64: HistoryStep])
+        do {
+            (state, carried) = try StoredMemento.decode(data)
+        } catch {
+            throw rows.damaged("table albumkit_state holds an unreadable memento (\(error))")
+        }
+        for (id, step) in carried.sorted(by: { $0.key < $1.key }) {
+            try await connection.execute(RowStoreSQL.writeStep, [.integer(id), .text(String(decoding: try JSONEncoder().encode(step), as: UTF8.self))])
+        }
+        try await connection.execute("ALTER TABLE albumkit_state ADD COLUMN album_count bigint NOT NULL DEFAULT 0", [])
+        try await connection.execute("CREATE TABLE albumkit_blocks (low_key double precision PRIMARY KEY, album_count bigint NOT NULL)", [])
+        let keys = try await connection.query(RowStoreSQL.everyKey, []) { try $0.real(0) }
+        let blocks = BlockIndex(laidOver: keys)
+        for (low, count) in zip(blocks.lows, blocks.counts) {
+            try await connection.execute(RowStoreSQL.writeBlock, [.real(low), .integer(Int64(count))])
+        }
+        let generation = try await connection.first("SELECT generation FROM albumkit_state WHERE id = 1", []) { try $0.integer(0) } ?? 0
+        let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+        try await connection.execute(RowStoreSQL.saveState, [.integer(generation + 1), .text(json), .integer(Int64(keys.count))])
+    }
+}
