@@ -371,7 +371,8 @@ public struct StorageBackendCompatTest: Sendable {
 
     /// A backend opened before another process changed the library (a second backend at the
     /// same location stands for it) reads the change, whatever it kept from earlier reads —
-    /// also when the change leaves the count as it was.
+    /// also when the change leaves the count as it was. A library over a backend without point
+    /// reads holds its albums, and sees the change once `reloadIfChanged()` reports it.
     private func pointReadsSeeAnotherProcessesChanges(_ backend: any StorageBackend) async throws {
         try await backend.create()
         let albums = CompatFixtures.albums(count: 1200)
@@ -385,11 +386,15 @@ public struct StorageBackendCompatTest: Sendable {
         try await other.add(AlbumRecord(id: "added-elsewhere", title: "Added elsewhere", artist: "Other"), at: 3)
         let expected = try await other.albums()
         try await expectReads(backend, equal: expected, after: "another process's changes")
+        // A library that holds its albums (no point reads) sees others' saves when it reloads.
+        let reloaded = try await reader.reloadIfChanged()
+        try expect(reloaded, "reloadIfChanged() must notice another process's changes")
         let seen = try await reader.count()
         try expect(seen == expected.count, "the library opened before saw \(seen) albums, not \(expected.count)")
         try expect(try await reader.album(.position(700)).album == expected[699], "position 700 after the change")
         try expect(try await reader.album(.id("added-elsewhere")).position == 3, "an album added elsewhere is found by id")
         try await other.move(.position(3), to: 1)
+        if backend.pointReads == nil { try await reader.reloadIfChanged() }
         try expect(try await reader.album(.position(1)).album.title == "Added elsewhere", "a move elsewhere (same count) is seen")
     }
 
