@@ -16,18 +16,22 @@ public struct VerificationReport: Sendable, Hashable {
 }
 
 extension Library {
-    /// Checks the library: unique ids, every `covers/…` reference stored, every stored
+    /// Checks the library: unique ids, every `covers/…` reference stored, every linked stored
     /// cover hashing to its name, a current album that is in the library; notes stored covers
-    /// that no album, history step or memento entry links.
+    /// that no album, history step or memento entry links (whatever their bytes).
     public func verify() async throws -> VerificationReport {
         let snapshot = try await self.snapshot()
         let covers = storage.covers
-        let steps = try await storage.steps(snapshot.state.stepIDs)
-        var report = VerificationReport(problems: try await LibraryVerifier.problems(in: snapshot, covers: covers, location: location))
-        for ref in snapshot.state.undo + snapshot.state.redo where steps[ref.id] == nil {
+        let stepsByID = try await storage.steps(snapshot.state.stepIDs)
+        let steps = Array(stepsByID.values)
+        let stored = try await covers.keys()
+        let unlinked = Set(LibraryVerifier.unlinked(in: snapshot, steps: steps, stored: stored))
+        var report = VerificationReport(
+            problems: try await LibraryVerifier.problems(in: snapshot, covers: covers, location: location, unlinked: unlinked))
+        for ref in snapshot.state.undo + snapshot.state.redo where stepsByID[ref.id] == nil {
             report.problems.append("\(location): history step \(ref.id) ('\(ref.label)') is named but not stored")
         }
-        report.notes = LibraryVerifier.unlinkedCovers(in: snapshot, steps: Array(steps.values), stored: try await covers.keys())
+        report.notes = LibraryVerifier.unlinkedCovers(in: snapshot, steps: steps, stored: stored)
         return report
     }
 
