@@ -7,6 +7,28 @@ import Testing
 /// AlbumKitBundle (no CLI): init, import, export, restore --force, verify, migrate — each
 /// seen through its own events.
 @Suite struct WorkflowTests {
+    /// A restore writes the bundle's history under ids the library it replaces never named,
+    /// so a crash before the new library file is in place cannot leave the old one naming
+    /// step files that hold the bundle's steps. The history still walks as it did.
+    @Test func aRestoredHistoryTakesStepIDsTheReplacedLibraryNeverNamed() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let library = try await Library.create(workspace.configuration(), registry: Workspace.registry, hub: workspace.hub, seed: .starter)
+        for index in 0..<3 { try await library.add(AlbumRecord(title: "Before \(index)", artist: "A")) }
+        let backup = workspace.path("backup.tar.gz")
+        _ = try await library.export(to: backup)
+        for index in 0..<2 { try await library.add(AlbumRecord(title: "After \(index)", artist: "B")) }
+        let old = await library.memento
+        _ = try await library.restore(from: backup, force: true)
+        let restored = await library.memento
+        #expect(restored.undo.map(\.label) == Array(old.undo.map(\.label).prefix(3)))
+        #expect(Set(restored.stepIDs).isDisjoint(with: old.stepIDs), "old \(old.stepIDs), restored \(restored.stepIDs)")
+        #expect(restored.nextStep > restored.stepIDs.max()!)
+        try await library.undo()
+        #expect(try await library.albums().map(\.title).suffix(2) == ["Before 0", "Before 1"])
+        #expect(try await library.verify().problems.isEmpty)
+    }
+
     @Test func aProgramDoesEveryWorkflowThroughTheLibrary() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }

@@ -254,10 +254,13 @@ public actor Library {
 
     /// Replaces albums, memento and history with `replacement` and `steps` (restore, init,
     /// migrate). Not a step of history. Readers see the old library until the new one is saved.
-    func replaceAll(with replacement: LibrarySnapshot, steps: [Int64: HistoryStep] = [:]) async throws {
+    func replaceAll(with incoming: LibrarySnapshot, steps incomingSteps: [Int64: HistoryStep] = [:]) async throws {
         let writer = try await storage.beginWrite()
+        var replacement = incoming
         do {
-            if writer.pointReads == nil { _ = try await writer.load() }
+            let old = if let reads = writer.pointReads { try await reads.state() } else { try await writer.load().state }
+            let steps: [Int64: HistoryStep]
+            (replacement.state, steps) = incoming.state.renumbered(from: old.nextStep, incomingSteps)
             try await writer.save(replacement, change: .replaceAll(steps: steps))
         } catch {
             await writer.finish()

@@ -68,6 +68,19 @@ public struct LibraryState: Hashable, Sendable, Codable {
     /// Every step the history names.
     public var stepIDs: [Int64] { (undo + redo).map(\.id) }
 
+    /// This history with every step id at `from` or above (the ids a library that is about to
+    /// be replaced may still name), `steps` keyed by the new ids: replacing a library file
+    /// then never overwrites a step file the old library names, whenever a crash stops it.
+    public func renumbered(from first: Int64, _ steps: [Int64: HistoryStep]) -> (LibraryState, [Int64: HistoryStep]) {
+        guard let lowest = stepIDs.min(), lowest < first else { return (self, steps) }
+        let shift = first - lowest
+        var state = self
+        state.undo = undo.map { HistoryRef(id: $0.id + shift, label: $0.label) }
+        state.redo = redo.map { HistoryRef(id: $0.id + shift, label: $0.label) }
+        state.nextStep = nextStep + shift
+        return (state, Dictionary(uniqueKeysWithValues: steps.map { ($0.key + shift, $0.value) }))
+    }
+
     /// Records a new step stored under a fresh id: it becomes the next undo, redo is cleared,
     /// and the oldest steps beyond `limit` are dropped. Returns the new step's id and the ids
     /// of the steps dropped (whose stored steps go).
