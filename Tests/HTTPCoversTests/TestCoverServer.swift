@@ -6,7 +6,9 @@ import Synchronization
 
 /// A real HTTP server on 127.0.0.1 (an ephemeral port), in-process, serving the cases the
 /// covers issue lists. It counts requests per path and remembers the User-Agent and Host
-/// headers it saw.
+/// headers it saw. It answers from a thread of its own (``ServerExecutor``): a test that
+/// blocks the concurrency pool while an `albumkit` child fetches from this server must not
+/// keep the server from answering.
 final class TestCoverServer: Sendable {
     /// A tiny but real PNG (1×1, RGB).
     static let png: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC")!)
@@ -47,7 +49,7 @@ final class TestCoverServer: Sendable {
                 }
             }
         let server = TestCoverServer(port: channel.channel.localAddress!.port!)
-        let task = Task<Void, Never> {
+        let task = Task<Void, Never>(executorPreference: ServerExecutor.shared) {
             _ = try? await channel.executeThenClose { connections in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
@@ -131,5 +133,19 @@ final class TestCoverServer: Sendable {
         try await out.write(.head(HTTPResponseHead(version: .http1_1, status: status, headers: fields)))
         if !body.isEmpty { try await out.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
         try await out.write(.end(nil))
+    }
+}
+
+/// A task executor on a serial dispatch queue. Such a queue gets a thread even when every
+/// thread of the concurrency pool is busy or blocked, which the pool's own do not.
+final class ServerExecutor: TaskExecutor {
+    /// The one the test servers share.
+    static let shared = ServerExecutor()
+
+    private let queue = DispatchQueue(label: "albumkit.test-server")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
