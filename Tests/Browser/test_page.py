@@ -95,8 +95,11 @@ def test_arrow_right_chooses_and_the_choice_survives_a_restart(page, starter):
     open_page(page, server)
     titles = [album["title"] for album in sandbox.albums()["albums"]]
     page.locator("#scroller").focus()
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
+    # Quick presses: each is a choice the page saves; the last must be the one saved last
+    # (requests in flight together could reach the server in either order).
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
     page.wait_for_function("document.querySelector('.cell.current').dataset.index === '2'")
     assert current_title(page) == titles[2]
     page.wait_for_function(f"fetch('/api/current').then(r => r.json()).then(j => j.album && j.album.title === {json.dumps(titles[2])})")
@@ -157,13 +160,15 @@ def test_an_error_from_the_core_is_shown(page, sandbox):
     assert current_title(page) == "Bad year" and page.locator("#error").is_hidden()
 
 
-def test_an_add_in_another_process_appears_within_a_second(page, starter):
+def test_an_add_in_another_process_appears_on_the_page(page, starter):
+    # How fast (the aim: within a second) is measured by `make bench` (the serve rows); a
+    # loaded CI machine must not fail this test on time alone.
     sandbox, server = starter
     open_page(page, server)
     started = time.monotonic()
     sandbox.run("add", "--title", "From the shell", "--artist", "Another process")
     added = time.monotonic()
-    page.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 6", timeout=1000)
+    page.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 6", timeout=10_000)
     print(f"albumkit add took {added - started:.2f}s; the page showed it {time.monotonic() - added:.2f}s after it returned")
     page.locator("#scroller").focus()
     page.keyboard.press("End")
@@ -183,13 +188,14 @@ def test_two_serves_on_one_postgres_database_see_each_other(browser, tmp_path, p
         open_page(page_one, server_one)
         open_page(page_two, server_two)
         server_one.json("POST", "/api/albums", json_body={"title": "Shared", "artist": "Both"}, expect=201)
-        page_two.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 6", timeout=1000)
+        # Seen by the other server's page; how fast is measured by `make bench` (the serve rows), not here.
+        page_two.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 6", timeout=10_000)
         page_two.locator(".cell[data-index='0']").click()
         page_two.locator("#delete").click()
-        page_one.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 5", timeout=1000)
+        page_one.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 5", timeout=10_000)
         page_two.locator("#scroller").focus()
         page_two.keyboard.press("End")
-        page_one.wait_for_function("document.querySelector('#details [data-field=title]').textContent === 'Shared'", timeout=1000)
+        page_one.wait_for_function("document.querySelector('#details [data-field=title]').textContent === 'Shared'", timeout=10_000)
         shot(page_one, "postgres-first")
         for context in contexts:
             context.close()

@@ -164,19 +164,33 @@ const albums = {
 
 // ---- The delegate: a choice becomes the memento ---------------------------------------
 
+// Choices are saved one at a time, in order, the newest replacing any not yet sent: two
+// requests in flight at once could reach the server in either order, and an older choice
+// saved last would win.
 const selection = {
-  pending: 0,
-  async scrollerDidSelectItem(scroller, index) {
+  pending: 0,          // > 0 while a choice is being saved
+  next: null,          // the newest choice not sent yet: { id, position }
+  scrollerDidSelectItem(scroller, index) {
     renderDetails();
     const album = albums.byIndex.get(index);
     if (!album) return;
+    this.next = { id: album.id, position: index + 1 };
+    if (this.pending === 0) this.saveChoices();
+  },
+  async saveChoices() {
     this.pending++;
     try {
-      await api("PUT", "/api/current", { id: album.id });
-      albums.current = album.id;
-      albums.currentPosition = index + 1;
-    } catch (error) {
-      showError(error.message);
+      while (this.next) {
+        const choice = this.next;
+        this.next = null;
+        try {
+          await api("PUT", "/api/current", { id: choice.id });
+          albums.current = choice.id;
+          albums.currentPosition = choice.position;
+        } catch (error) {
+          showError(error.message);
+        }
+      }
     } finally {
       this.pending--;
     }
