@@ -253,7 +253,9 @@ function onEvent(event) {
     showProgress(`Imported: ${event.added} added, ${event.skipped} skipped, ${event.replaced} replaced, ${event.kept} kept`, 100);
     setTimeout(() => { page.progress.hidden = true; }, 4000);
   } else if (name === "import.failed") {
-    if (uploadsInFlight > 0) return; // this page's upload reports its own error, naming the file
+    // This page's upload reports its own failure, naming the file (see ownFailures).
+    if (ownFailures.answers > 0) { ownFailures.answers--; return; }
+    if (uploadsInFlight > 0) { ownFailures.events++; return; }
     page.progress.hidden = true;
     showError(`Import failed: ${event.reason}`);
   } else if (name.startsWith("library.")) {
@@ -348,6 +350,10 @@ document.addEventListener("drop", (event) => {
 });
 
 let uploadsInFlight = 0;
+// An import this page uploaded that fails is told twice, in either order: by the upload's
+// answer (422) and by the import.failed event. Each pairs with the other; an event left
+// without a pair is another client's, and shown.
+const ownFailures = { answers: 0, events: 0 };
 
 /** Sends `file` as the request body (the browser streams it) and reports the outcome. */
 function upload(file) {
@@ -368,6 +374,9 @@ function upload(file) {
         showProgress(`Imported ${file.name}: ${answer.added} added, ${answer.skipped} skipped`, 100);
         setTimeout(() => { page.progress.hidden = true; }, 4000);
       } else {
+        if (request.status === 422) {
+          if (ownFailures.events > 0) ownFailures.events--; else ownFailures.answers++;
+        }
         page.progress.hidden = true;
         showError(`${file.name} was not imported: ${answer.error?.message || request.statusText}`);
       }
