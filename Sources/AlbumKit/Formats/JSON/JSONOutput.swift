@@ -25,16 +25,7 @@ struct JSONOutput {
 
     /// `text` as a quoted JSON string.
     mutating func string(_ text: String) throws {
-        buffer.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            if !utf8.contains(where: Self.needsEscape) {
-                buffer.append(contentsOf: utf8)
-            } else {
-                for byte in utf8 { append(escaping: byte) }
-            }
-        }
-        buffer.append(UInt8(ascii: "\""))
+        buffer.appendJSONString(text)
         try flushIfFull()
     }
 
@@ -58,24 +49,5 @@ struct JSONOutput {
 
     private mutating func flushIfFull() throws {
         if buffer.count >= Self.capacity { try flush() }
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
-
-    private mutating func append(escaping byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer += [UInt8(ascii: "\\"), byte]
-        case 0x08: buffer += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-        case 0x0C: buffer += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-        case 0x0A: buffer += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-        case 0x0D: buffer += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-        case 0x09: buffer += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-        case ..<0x20:
-            let hex = Array("0123456789abcdef".utf8)
-            buffer += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-        default: buffer.append(byte)
-        }
     }
 }
