@@ -10,7 +10,7 @@ What a user would write with the standard library to read the same albums a comm
 """
 import json, sqlite3, sys
 
-SELECT = "SELECT id, title, artist, genre, year, coverUrl FROM album ORDER BY sortKey"
+SELECT = "SELECT id, title, artist, genre, year, cover_url FROM albumkit_albums ORDER BY sort_key"
 
 
 def main(mode, path, *rest):
