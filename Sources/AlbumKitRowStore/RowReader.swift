@@ -55,6 +55,12 @@ struct RowReader<Connection: RowConnection>: Sendable {
         return blocks.start(of: block) + (before ?? 0)
     }
 
+    /// The position of the first album in library order whose duplicate key is `key`.
+    func firstIndex(ofDuplicateKey key: String, _ blocks: BlockIndex) async throws -> Int? {
+        guard let id = try await connection.first(RowStoreSQL.firstDuplicate, [.text(key)], { try $0.text(0) }) else { return nil }
+        return try await index(of: AlbumID(id), blocks)
+    }
+
     /// The keys block `block` holds, in order.
     func keys(inBlock block: Int, _ blocks: BlockIndex) async throws -> [Double] {
         try await connection.query(RowStoreSQL.keysBetween, [.real(blocks.lowerBound(of: block)), .real(blocks.upperBound(of: block))]) {

@@ -143,6 +143,12 @@ struct StoreReads<Driver: RowStoreDriver>: LibraryPointReads {
     func index(of id: AlbumID) async throws -> Int? {
         try await store.withReader(transaction: true) { reader in try await reader.index(of: id, try await store.blocks(reader).blocks) }
     }
+
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int? {
+        try await store.withReader(transaction: true) { reader in
+            try await reader.firstIndex(ofDuplicateKey: key, try await store.blocks(reader).blocks)
+        }
+    }
 }
 
 /// A ``StorageBackend`` that is a ``RowStore``: conforming types (`SQLiteStorage`,

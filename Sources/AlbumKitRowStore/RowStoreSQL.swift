@@ -4,7 +4,8 @@ import AlbumKit
 /// SQLite and PostgreSQL both speak (`?` for each argument):
 ///
 /// ```
-/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url)  index on sort_key
+/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key)
+///                  indexes on sort_key and on duplicate_key (Album.duplicateKey)
 /// albumkit_blocks  (low_key PK, album_count)         see BlockIndex
 /// albumkit_state   (id = 1, generation, state, album_count)   the memento as JSON
 /// albumkit_history (id PK, step)                     one history step as JSON per row
@@ -32,23 +33,26 @@ enum RowStoreSQL {
     static let keyOfID = "SELECT sort_key FROM albumkit_albums WHERE id = ?"
     static let everyAlbum = "SELECT \(albumColumns) FROM albumkit_albums ORDER BY sort_key"
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
+    /// The first album in library order with a duplicate key (``Album/duplicateKey``).
+    static let firstDuplicate = "SELECT id FROM albumkit_albums WHERE duplicate_key = ? ORDER BY sort_key LIMIT 1"
 
-    static let updateAlbum = "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ? WHERE id = ?"
+    static let updateAlbum =
+        "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ?, duplicate_key = ? WHERE id = ?"
     static let moveAlbum = "UPDATE albumkit_albums SET sort_key = ? WHERE id = ?"
     static let deleteAlbum = "DELETE FROM albumkit_albums WHERE id = ?"
     static let deleteAlbumsBetween = "DELETE FROM albumkit_albums WHERE sort_key >= ? AND sort_key <= ?"
     static let deleteAlbums = "DELETE FROM albumkit_albums"
 
-    /// Rows per multi-row `INSERT` (7 arguments each: well under both engines' limits).
+    /// Rows per multi-row `INSERT` (8 arguments each: well under both engines' limits).
     static let insertBatch = 500
-    /// `INSERT` of `rows` albums (id, sort_key, title, artist, genre, year, cover_url each).
+    /// `INSERT` of `rows` albums (``insertArguments(_:key:)`` each).
     static func insertAlbums(_ rows: Int) -> String {
         rows == insertBatch ? fullInsert : makeInsert(rows)
     }
     private static let fullInsert = makeInsert(insertBatch)
     private static func makeInsert(_ rows: Int) -> String {
-        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url) VALUES "
-            + repeatElement("(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key) VALUES "
+            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
     static let step = "SELECT step FROM albumkit_history WHERE id = ?"
@@ -65,13 +69,13 @@ enum RowStoreSQL {
     /// The arguments of `album`'s row for ``insertAlbums(_:)``.
     static func insertArguments(_ album: Album, key: Double) -> [SQLValue] {
         [.text(album.id.rawValue), .real(key), .text(album.title), .text(album.artist), .text(album.genre), .text(album.year),
-         .optionalText(album.coverUrl)]
+         .optionalText(album.coverUrl), .text(album.duplicateKey)]
     }
 
     /// The arguments of ``updateAlbum`` for `album`.
     static func updateArguments(_ album: Album) -> [SQLValue] {
         [.text(album.title), .text(album.artist), .text(album.genre), .text(album.year), .optionalText(album.coverUrl),
-         .text(album.id.rawValue)]
+         .text(album.duplicateKey), .text(album.id.rawValue)]
     }
 }
 

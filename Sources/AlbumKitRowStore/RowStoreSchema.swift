@@ -7,14 +7,14 @@ import Foundation
 /// are each engine's own (``RowStoreDriver/legacySchema``: version 1 kept the whole history
 /// inside the memento, version 2 a step per row); at version 3 both engines reach the shared
 /// layout of ``RowStoreSQL`` — the engine's statements rename its tables, then the steps
-/// here add what both share. A library from an older albumkit is upgraded in one writing
+/// here add what both share; version 4 indexes each album's duplicate key. A library from an older albumkit is upgraded in one writing
 /// transaction the first time this build connects to it; one from a newer albumkit is
 /// refused, untouched.
 enum RowStoreSchema {
     /// The version at which every engine's tables have the shared layout.
     static let sharedLayoutVersion = 3
     /// The version this build writes.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// Creates every table in an empty store (inside the caller's creating transaction).
     static func create<Driver: RowStoreDriver>(on connection: Driver.Connection, _ driver: Driver) async throws {
@@ -61,6 +61,7 @@ enum RowStoreSchema {
                 for statement in driver.legacySchema[step] { try await connection.execute(statement, []) }
             }
             if step + 1 == sharedLayoutVersion { try await reachSharedLayout(connection, driver) }
+            if step + 1 == 4 { try await indexDuplicateKeys(connection) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
     }
@@ -92,5 +93,18 @@ enum RowStoreSchema {
         let generation = try await connection.first("SELECT generation FROM albumkit_state WHERE id = 1", []) { try $0.integer(0) } ?? 0
         let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
         try await connection.execute(RowStoreSQL.saveState, [.integer(generation + 1), .text(json), .integer(Int64(keys.count))])
+    }
+
+    /// Version 4: each album's ``Album/duplicateKey`` in a column of its own, filled from the
+    /// rows there and indexed, so that `add` asks about a duplicate without reading every album.
+    private static func indexDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
+        try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN duplicate_key text NOT NULL DEFAULT ''", [])
+        let rows = try await connection.query("SELECT id, artist, title, year FROM albumkit_albums", []) {
+            (id: try $0.text(0), key: Album.duplicateKey(artist: try $0.text(1), title: try $0.text(2), year: try $0.text(3)))
+        }
+        for row in rows {
+            try await connection.execute("UPDATE albumkit_albums SET duplicate_key = ? WHERE id = ?", [.text(row.key), .text(row.id)])
+        }
+        try await connection.execute("CREATE INDEX albumkit_albums_duplicate_key ON albumkit_albums (duplicate_key)", [])
     }
 }

@@ -87,6 +87,10 @@ actor RowStoreWriter<Driver: RowStoreDriver>: StorageWriter {
         try await guarded { reader, locked in try await reader.index(of: id, locked.blocks) }
     }
 
+    fileprivate func firstIndex(ofDuplicateKey key: String) async throws -> Int? {
+        try await guarded { reader, locked in try await reader.firstIndex(ofDuplicateKey: key, locked.blocks) }
+    }
+
     /// Runs `body` holding the lock (taking it when a save released it). A failure closes the
     /// connection, which rolls back and releases the lock, and comes out described.
     private func guarded<T: Sendable>(
@@ -121,4 +125,5 @@ private struct WriterReads<Driver: RowStoreDriver>: LibraryPointReads {
     func count() async throws -> Int { try await writer.count() }
     func albums(in range: Range<Int>) async throws -> [Album] { try await writer.albums(in: range) }
     func index(of id: AlbumID) async throws -> Int? { try await writer.index(of: id) }
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int? { try await writer.firstIndex(ofDuplicateKey: key) }
 }

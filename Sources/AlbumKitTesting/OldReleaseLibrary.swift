@@ -17,7 +17,7 @@ public enum OldReleaseLibrary {
         }
     }
 
-    /// Runs `list`, `redo`, `undo` ×3 and `current` with `cli` on the old library that
+    /// Runs `list`, an `add` of a duplicate (refused), `redo`, `undo` ×3 and `current` with `cli` on the old library that
     /// `environment` selects, checking each result and, through `inspect`, the stored schema
     /// before and after. Throws a ``CompatFailure`` naming what differed.
     public static func expectUpgradedWithItsHistory(
@@ -28,6 +28,10 @@ public enum OldReleaseLibrary {
         try expect(
             try inspect() == Inspection(schemaVersion: currentVersion, storedSteps: 7),
             "after its first use the library must be at version \(currentVersion) with its 7 steps stored apart: \(try inspect())")
+        let duplicate = try cli.run(["add", "--title", " BETA ", "--artist", "old release"], environment: environment)
+        try expect(
+            duplicate.status != 0 && duplicate.error.contains("'Beta' by Old Release is already in the library at position 3"),
+            "the upgraded library must know its albums' duplicate keys: add of Beta again gave \(duplicate.status): \(duplicate.error)")
         try walk(cli, environment, "redo", expecting: ["Delta", "Alpha", "Gamma"])
         try walk(cli, environment, "undo", expecting: ["Delta", "Alpha", "Beta", "Gamma"])
         try walk(cli, environment, "undo", expecting: ["Delta", "Alpha", "Beta", "Gamma"])

@@ -367,6 +367,15 @@ public struct StorageBackendCompatTest: Sendable {
             try expect(try await reads.index(of: album.id) == index, "index(of:) of \(album.id) is not \(index)")
         }
         try expect(try await reads.index(of: "no-such-album") == nil, "index(of:) of a missing id must be nil")
+        try await expectDuplicateLookups(backend, in: whole.albums, after: "30 adds")
+        // The key ignores case and the white space around each field, in every script.
+        try await library.add(AlbumRecord(title: "  Été indien ", artist: "ÖLAF", year: "1999"), at: 4)
+        try await library.add(AlbumRecord(title: "été INDIEN", artist: "ölaf", year: "1999"))
+        let key = Album.duplicateKey(artist: "Ölaf", title: "ÉTÉ INDIEN", year: "1999")
+        try expect(try await reads.firstIndex(ofDuplicateKey: key) == 3, "the first of two albums with one duplicate key must be found, at index 3")
+        try await library.remove([.position(4)])
+        let last = try await reads.count() - 1
+        try expect(try await reads.firstIndex(ofDuplicateKey: key) == last, "once the first is removed, the other (index \(last)) must be found")
     }
 
     /// A backend opened before another process changed the library (a second backend at the
@@ -498,6 +507,24 @@ public struct StorageBackendCompatTest: Sendable {
             try expect(try await reads.index(of: albums[index].id) == index, "after \(what), index(of: \(albums[index].id)) is not \(index)")
             try expect(try await reads.albums(in: index..<(index + 1)) == [albums[index]], "after \(what), position \(index + 1) differs")
         }
+        try await expectDuplicateLookups(backend, in: albums, after: what)
+    }
+
+    /// Checks that the point reads, the backend's and a writer's, find the first album of
+    /// each of a sample of `albums`' duplicate keys where a search of the list does, and no
+    /// album for a key the library does not hold.
+    private func expectDuplicateLookups(_ backend: any StorageBackend, in albums: [Album], after what: String) async throws {
+        guard let reads = backend.pointReads else { return }
+        let keys = stride(from: 0, to: albums.count, by: max(1, albums.count / 20)).map { albums[$0].duplicateKey }
+        let missing = Album.duplicateKey(artist: "Nobody", title: "No such album", year: "")
+        for key in keys + [missing] {
+            let expected = albums.firstIndex { $0.duplicateKey == key }
+            let found = try await reads.firstIndex(ofDuplicateKey: key)
+            try expect(found == expected, "after \(what), the first duplicate of \(key.debugDescription) is at \(String(describing: found)), not \(String(describing: expected))")
+        }
+        let underLock = try await backend.withWriter { writer, _ in try await writer.pointReads?.firstIndex(ofDuplicateKey: keys.last ?? missing) }
+        let expected = albums.firstIndex { $0.duplicateKey == (keys.last ?? missing) }
+        try expect(underLock == expected, "after \(what), a writer's point reads find the duplicate at \(String(describing: underLock)), not \(String(describing: expected))")
     }
 
     private func expectStored(_ backend: any StorageBackend, equals expected: LibrarySnapshot, after what: String) async throws {

@@ -7,6 +7,8 @@ protocol AlbumsView: Sendable {
     func albums(in range: Range<Int>) async throws -> [Album]
     /// The position of the album with `id`.
     func index(of id: AlbumID) async throws -> Int?
+    /// The position of the first album whose ``Album/duplicateKey`` is `key`.
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int?
 }
 
 extension AlbumsView {
@@ -44,6 +46,7 @@ struct AlbumsInMemory: AlbumsView {
     func count() async throws -> Int { albums.count }
     func albums(in range: Range<Int>) async throws -> [Album] { Array(albums[range.clamped(to: albums.indices)]) }
     func index(of id: AlbumID) async throws -> Int? { albums.firstIndex { $0.id == id } }
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int? { albums.firstIndex { $0.duplicateKey == key } }
 }
 
 /// A backend's point reads, as a view.
@@ -53,4 +56,5 @@ struct AlbumsByPointReads: AlbumsView {
     func count() async throws -> Int { try await reads.count() }
     func albums(in range: Range<Int>) async throws -> [Album] { try await reads.albums(in: range) }
     func index(of id: AlbumID) async throws -> Int? { try await reads.index(of: id) }
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int? { try await reads.firstIndex(ofDuplicateKey: key) }
 }

@@ -125,6 +125,13 @@ public actor Library {
         return (album, index + 1)
     }
 
+    /// The first album, with its 1-based position, that `album` would duplicate by import's
+    /// rule (the same artist, title and year, ignoring case: ``Album/duplicateKey``), if any.
+    public func duplicate(of album: Album) async throws -> (album: Album, position: Int)? {
+        guard let index = try await view().firstIndex(ofDuplicateKey: album.duplicateKey) else { return nil }
+        return (try await view().album(at: index), index + 1)
+    }
+
     /// The albums as readers see them now.
     private func view() -> any AlbumsView {
         if let held { return AlbumsInMemory(albums: held) }

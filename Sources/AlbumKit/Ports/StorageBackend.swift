@@ -82,6 +82,9 @@ public protocol LibraryPointReads: Sendable {
     func albums(in range: Range<Int>) async throws -> [Album]
     /// The position of the album with `id`, if the library holds it.
     func index(of id: AlbumID) async throws -> Int?
+    /// The position of the first album, in library order, whose ``Album/duplicateKey`` is
+    /// `key`, if any (an indexed lookup: `add` asks it before adding).
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int?
 }
 
 /// What a save changed, so that a backend can write only that.

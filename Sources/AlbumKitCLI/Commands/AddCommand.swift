@@ -36,11 +36,9 @@ struct AddCommand: AsyncParsableCommand {
     /// Import's duplicate rule: the same artist, title and year, ignoring case.
     private func confirmIfDuplicate(_ record: AlbumRecord, in library: Library) async throws {
         let album = try record.validated(newID: .generate(), label: "'\(record.title)'")
-        let albums = try await library.albums()
-        guard let index = albums.firstIndex(where: { $0.duplicateKey == album.duplicateKey }) else { return }
-        let existing = albums[index]
+        guard let (existing, position) = try await library.duplicate(of: album) else { return }
         let year = existing.year.isEmpty ? "" : " (\(existing.year))"
-        let duplicate = "'\(existing.title)' by \(existing.artist)\(year) is already in the library at position \(index + 1)"
+        let duplicate = "'\(existing.title)' by \(existing.artist)\(year) is already in the library at position \(position)"
         try Confirmation.require(
             yes: yes, warning: duplicate, question: "Add it anyway?", refusal: "\(duplicate); add --yes to add it anyway")
     }
