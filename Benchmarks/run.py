@@ -325,7 +325,7 @@ class Bench:
                     listing = {"json": Side("Python `json.load` + print (list-reference.py)", [sys.executable, os.path.join(HERE, "list-reference.py"), "json", os.path.join(library, "library.json")]),
                                "sqlite": Side("Python `sqlite3` select + print", [sys.executable, reference, "sqlite-list", os.path.join(library, "library.sqlite")])}.get(backend)
                     size = "{:,}".format(count)
-                    for command, arguments in [("show 5", ["show", "5"]), ("add", ["add", "--title", "Timed", "--artist", "Bench"]),
+                    for command, arguments in [("show 5", ["show", "5"]), ("add", ["add", "--yes", "--title", "Timed", "--artist", "Bench"]),
                                                ("undo", ["undo"]), ("list", ["list"])]:
                         ours = Side("`albumkit %s`" % command, self.albumkit(library, *arguments), env=env)
                         references = [floor] + ([listing] if command == "list" and listing else [python] if python and command != "list" else [])

@@ -8,7 +8,7 @@ import Yams
 /// for longer than one page of albums takes to fetch.
 struct BeetsDatabase {
     /// The first bytes of every SQLite database file.
-    static let magic = Data("SQLite format 3\u{0}".utf8)
+    static let magic = Array("SQLite format 3\u{0}".utf8)
 
     /// The database's path, as messages name it.
     let path: String

@@ -22,7 +22,13 @@ public struct CLIRunner {
         environment = [
             "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
             "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path, "PATH": "/usr/bin:/bin",
-        ]
+        ].merging(Self.sanitizerOptions) { $1 }
+    }
+
+    /// The sanitizer settings of this test run (`ASAN_OPTIONS` …), passed on so that a
+    /// sanitized `albumkit` reports the way the sanitized tests do (RELIABILITY.md).
+    private static var sanitizerOptions: [String: String] {
+        ProcessInfo.processInfo.environment.filter { ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key) }
     }
 
     /// The default library folder of this sandbox.

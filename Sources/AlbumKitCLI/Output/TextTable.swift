@@ -20,7 +20,9 @@ struct TextTable {
         var style: TerminalStyle?
 
         init(_ text: String, style: TerminalStyle? = nil) {
-            self.text = TerminalText.escaped(text.contains("\t") ? text.replacingOccurrences(of: "\t", with: " ") : text)
+            // A byte search: Foundation's `contains(_:)` on a String goes through NSString (a quarter of `list`).
+            let tab = UInt8(ascii: "\t")
+            self.text = TerminalText.escaped(text.utf8.contains(tab) ? String(decoding: text.utf8.map { $0 == tab ? UInt8(ascii: " ") : $0 }, as: UTF8.self) : text)
             self.style = style
         }
 
