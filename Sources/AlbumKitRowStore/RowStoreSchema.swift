@@ -7,12 +7,14 @@ import Foundation
 /// are each engine's own (``RowStoreDriver/legacySchema``: version 1 kept the whole history
 /// inside the memento, version 2 a step per row); at version 3 both engines reach the shared
 /// layout of ``RowStoreSQL`` — the engine's statements rename its tables, then the steps
-/// here add what both share; version 4 indexes each album's duplicate key. A library from an older albumkit is upgraded in one writing
-/// transaction the first time this build connects to it; one from a newer albumkit is
-/// refused, untouched.
+/// here add what both share; version 4 indexes each album's duplicate key. A library from an
+/// older albumkit is upgraded in one writing transaction the first time this build connects to
+/// it; one from a newer albumkit is refused, untouched.
 enum RowStoreSchema {
     /// The version at which every engine's tables have the shared layout.
     static let sharedLayoutVersion = 3
+    /// The version that added the indexed duplicate key (``indexDuplicateKeys(_:)``).
+    static let duplicateKeyVersion = 4
     /// The version this build writes.
     static let currentVersion = 4
 
@@ -61,7 +63,7 @@ enum RowStoreSchema {
                 for statement in driver.legacySchema[step] { try await connection.execute(statement, []) }
             }
             if step + 1 == sharedLayoutVersion { try await reachSharedLayout(connection, driver) }
-            if step + 1 == 4 { try await indexDuplicateKeys(connection) }
+            if step + 1 == duplicateKeyVersion { try await indexDuplicateKeys(connection) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
     }

@@ -57,6 +57,16 @@ import Testing
         #expect(!(try cli.run("show", "99")).error.contains("\u{1B}"))
     }
 
+    /// A tab inside a field keeps the table's columns: it is listed as a space, not escaped.
+    @Test func aTabInAFieldIsListedAsASpace() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        #expect(try cli.run("init").status == 0)
+        #expect(try cli.run("add", "--title", "Tab\there", "--artist", "A").status == 0)
+        let listed = try cli.run("list").output
+        #expect(listed.contains("Tab here") && !listed.contains("\\t") && !listed.contains("\t"), "\(listed)")
+    }
+
     @Test(arguments: [40, 120])
     func coversStatusFitsTheTerminal(_ columns: Int) throws {
         let cli = try library()
