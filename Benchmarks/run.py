@@ -274,7 +274,9 @@ class Bench:
             path = self.bundle(count, "tar.gz")
             for backend in BACKENDS:
                 def row(path=path, count=count, backend=backend):
-                    name = "lib-%s" % backend
+                    # One name per size: for postgres it names the database, which the command rows
+                    # read later, so sizes must not share one.
+                    name = "lib-%s-%d" % (backend, count)
                     if self.backend_env(backend, name) is None:
                         return self.tables["import"].append(dict(title="import %s-album .tar.gz, %s" % ("{:,}".format(count), backend),
                                                                  failed="not available: no PostgreSQL server"))

@@ -20,6 +20,19 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
         }
     }
 
+    /// One query for the whole batch (`sha256 IN (…)`), matched back to the keys in Swift.
+    func data(for keys: [CoverKey]) async throws -> [Data?] {
+        guard !keys.isEmpty else { return [] }
+        let digests = Array(Set(keys.map(\.sha256)))
+        let rows = try await store.withReader(transaction: false) { reader in
+            try await reader.connection.query(RowStoreSQL.coverBytes(count: digests.count), digests.map { .text($0) }) {
+                (CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1)), try $0.bytes(2))
+            }
+        }
+        let found = Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        return keys.map { found[$0] }
+    }
+
     func contains(_ key: CoverKey) async throws -> Bool {
         try await store.withReader(transaction: false) { reader in
             try await reader.connection.first(RowStoreSQL.hasCover, Self.arguments(key)) { try $0.integer(0) } ?? 0 > 0

@@ -62,6 +62,11 @@ enum RowStoreSQL {
 
     static let putCover = "INSERT INTO albumkit_covers (sha256, file_extension, bytes) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
     static let coverBytes = "SELECT bytes FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
+    /// The covers whose digest is one of `count` arguments: digest, extension, bytes.
+    static func coverBytes(count: Int) -> String {
+        "SELECT sha256, file_extension, bytes FROM albumkit_covers WHERE sha256 IN ("
+            + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+    }
     static let hasCover = "SELECT count(*) FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
     static let coverKeys = "SELECT sha256, file_extension FROM albumkit_covers ORDER BY sha256, file_extension"
     static let removeCover = "DELETE FROM albumkit_covers WHERE sha256 = ? AND file_extension = ? RETURNING length(bytes)"

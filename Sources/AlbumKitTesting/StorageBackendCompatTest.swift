@@ -284,6 +284,12 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(try await store.contains(key), "contains() must see a stored cover")
         let other = try await store.put(Data("other".utf8), fileExtension: "jpg")
         try expect(try await store.keys() == [key, other].sorted(), "keys() must list every cover, sorted")
+        let sameDigestOtherType = CoverKey(sha256: key.sha256, fileExtension: "jpg")
+        let unknown = CoverKey(bytes: Data("never stored".utf8), fileExtension: "png")
+        let batch = try await store.data(for: [other, unknown, key, sameDigestOtherType, key])
+        try expect(batch == [Data("other".utf8), nil, bytes, nil, bytes],
+                   "a batch read must answer every key in order, nil for unknown ones, a key asked twice twice")
+        try expect(try await store.data(for: [CoverKey]()).isEmpty, "an empty batch must read as empty")
         try expect(try await store.remove(key) == bytes.count, "remove() must report the bytes freed")
         try expect(try await store.contains(key) == false, "a removed cover must be gone")
         try expect(try await store.data(for: key) == nil, "a removed cover must read as nil")

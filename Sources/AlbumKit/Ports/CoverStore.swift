@@ -5,13 +5,19 @@ import Foundation
 /// ## Implementation requirements
 /// - ``put(_:fileExtension:)`` is idempotent: storing the same bytes twice keeps one copy and
 ///   returns the same key. A reader never sees a partly written cover.
-/// - ``data(for:)`` returns exactly the stored bytes, or nil when the key is unknown.
+/// - ``data(for:)`` returns exactly the stored bytes, or nil when the key is unknown;
+///   its batch form, `data(for keys:)`, does the same for many keys at once, one answer per key in
+///   the order asked (a key asked twice is answered twice).
 /// - The store lives with the library it belongs to and is safe to use from many tasks.
 public protocol CoverStore: Sendable {
     /// Stores `bytes` and returns their key.
     func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey
     /// The bytes stored under `key`, or nil.
     func data(for key: CoverKey) async throws -> Data?
+    /// The bytes stored under each of `keys`, in order, nil for an unknown key: what
+    /// ``data(for:)`` returns for each, in one trip where the store can (an export reads
+    /// every cover, and a database answers a batch for the cost of one query).
+    func data(for keys: [CoverKey]) async throws -> [Data?]
     /// Whether `key` is stored.
     func contains(_ key: CoverKey) async throws -> Bool
     /// Every stored key.
@@ -37,6 +43,14 @@ extension CoverStore {
 
     /// Stores that are not a folder of files take new covers through ``adopt(_:)``.
     public var filesFolder: URL? { nil }
+
+    /// Asks ``data(for:)`` once per key.
+    public func data(for keys: [CoverKey]) async throws -> [Data?] {
+        var answers: [Data?] = []
+        answers.reserveCapacity(keys.count)
+        for key in keys { answers.append(try await data(for: key)) }
+        return answers
+    }
 
     /// Reads each file and ``put(_:fileExtension:)``s its bytes.
     public func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey] {

@@ -69,4 +69,7 @@ public struct ExportContents: Sendable {
 
     /// The bytes of one stored cover, or nil when it is not stored.
     public func coverBytes(_ key: CoverKey) async throws -> Data? { try await store.data(for: key) }
+
+    /// The bytes of each of `keys`, in order, nil for one not stored (one trip to the store).
+    public func coverBytes(_ keys: [CoverKey]) async throws -> [Data?] { try await store.data(for: keys) }
 }

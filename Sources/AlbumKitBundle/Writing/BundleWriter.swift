@@ -3,9 +3,9 @@ import Crypto
 import Foundation
 
 /// Writes a library as a bundle (SPEC 3): `manifest.json` first, then `albums.json`,
-/// `state.json`, every cover once, and `checksums.sha256` last — streaming, one cover in
-/// memory at a time, to a temporary name renamed into place when complete. Its memory does
-/// not grow with the library beyond the albums it is given: `albums.json` is written in
+/// `state.json`, every cover once, and `checksums.sha256` last — streaming, a small batch of
+/// covers in memory at a time (read in one trip to the store), to a temporary name renamed
+/// into place when complete. Its memory does not grow with the library beyond the albums it is given: `albums.json` is written in
 /// pieces, and a cover's checksum line is its name (its bytes are hashed as they go out, and
 /// a stored cover whose bytes do not match its name gets the digest they do have).
 public struct BundleWriter: Sendable {
@@ -21,6 +21,9 @@ public struct BundleWriter: Sendable {
 
     /// Writes `contents` and the covers `keys` names (default: every stored cover) to
     /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
+    /// How many covers are read from the store at once.
+    static let coverBatch = 32
+
     @discardableResult
     public func write(
         _ contents: ExportContents, keys: [CoverKey]? = nil, to destination: URL, hub: NotificationHub? = nil
@@ -49,10 +52,15 @@ public struct BundleWriter: Sendable {
         try add("state.json", try json.encode(try await contents.stateFile()))
         hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
-        for key in coverKeys {
-            guard let bytes = try await contents.coverBytes(key) else { continue }
-            try archive.add(key.bundlePath, bytes)
-            sums.cover(key, digest: SHA256Digest.hex(of: bytes))
+        var start = 0
+        while start < coverKeys.count {
+            let batch = Array(coverKeys[start..<min(start + Self.coverBatch, coverKeys.count)])
+            start += batch.count
+            for (key, bytes) in zip(batch, try await contents.coverBytes(batch)) {
+                guard let bytes else { continue }
+                try archive.add(key.bundlePath, bytes)
+                sums.cover(key, digest: SHA256Digest.hex(of: bytes))
+            }
             hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
         }
         try archive.add(ChecksumList.entryName, size: sums.textSize) { write in try sums.writeText(to: write) }
