@@ -60,8 +60,8 @@ public struct BundleWriter: Sendable {
                 guard let bytes else { continue }
                 try archive.add(key.bundlePath, bytes)
                 sums.cover(key, digest: SHA256Digest.hex(of: bytes))
+                hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
             }
-            hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
         }
         try archive.add(ChecksumList.entryName, size: sums.textSize) { write in try sums.writeText(to: write) }
         try archive.close()
