@@ -54,8 +54,8 @@ demo: build
 	$(BIN) remove 2
 	$(BIN) undo
 	$(BIN) list
-	$(BIN) export albumkit-demo-export.tar.gz
-	@echo "demo finished: a backup bundle of the library is in albumkit-demo-export.tar.gz (albumkit restore brings it back)"
+	$(BIN) export --force albumkit-demo-export.tar.gz
+	@echo "demo finished: a backup bundle of the library is in albumkit-demo-export.tar.gz (albumkit restore brings it back; the next demo replaces it)"
 
 # Bundles/starter (covers drawn by the script) and Bundles/starter.tar.gz, byte-for-byte reproducible.
 bundles:
