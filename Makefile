@@ -49,7 +49,7 @@ soak:
 demo: build
 	@if $(BIN) list >/dev/null 2>&1; then echo "(the default library exists; using it as it is)"; else $(BIN) init --starter; fi
 	$(BIN) list
-	$(BIN) add --title "Low" --artist "David Bowie" --genre "Art rock" --year 1977 --at 2
+	@if $(BIN) show "title:Low" >/dev/null 2>&1; then echo "(Low is in the library from an earlier demo; not added again)"; else echo '$(BIN) add --title "Low" ...'; $(BIN) add --title "Low" --artist "David Bowie" --genre "Art rock" --year 1977 --at 2; fi
 	$(BIN) list
 	$(BIN) remove 2
 	$(BIN) undo
