@@ -65,7 +65,7 @@ enum RowStoreSQL {
     /// The covers whose digest is one of `count` arguments: digest, extension, bytes.
     static func coverBytes(count: Int) -> String {
         "SELECT sha256, file_extension, bytes FROM albumkit_covers WHERE sha256 IN ("
-            + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+            + repeatElement("?", count: count).joined(separator: ", ") + ")"
     }
     static let hasCover = "SELECT count(*) FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
     static let coverKeys = "SELECT sha256, file_extension FROM albumkit_covers ORDER BY sha256, file_extension"

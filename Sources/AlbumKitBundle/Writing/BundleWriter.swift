@@ -5,8 +5,8 @@ import Foundation
 /// Writes a library as a bundle (SPEC 3): `manifest.json` first, then `albums.json`,
 /// `state.json`, every cover once, and `checksums.sha256` last — streaming, a small batch of
 /// covers in memory at a time (read in one trip to the store), to a temporary name renamed
-/// into place when complete. Its memory does not grow with the library beyond the albums it is given: `albums.json` is written in
-/// pieces, and a cover's checksum line is its name (its bytes are hashed as they go out, and
+/// into place when complete. Its memory does not grow with the library beyond the albums it
+/// is given: `albums.json` is written in pieces, and a cover's checksum line is its name (its bytes are hashed as they go out, and
 /// a stored cover whose bytes do not match its name gets the digest they do have).
 public struct BundleWriter: Sendable {
     /// How the archive is compressed.
@@ -19,11 +19,11 @@ public struct BundleWriter: Sendable {
         self.generator = generator
     }
 
-    /// Writes `contents` and the covers `keys` names (default: every stored cover) to
-    /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
     /// How many covers are read from the store at once.
     static let coverBatch = 32
 
+    /// Writes `contents` and the covers `keys` names (default: every stored cover) to
+    /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
     @discardableResult
     public func write(
         _ contents: ExportContents, keys: [CoverKey]? = nil, to destination: URL, hub: NotificationHub? = nil
@@ -52,10 +52,8 @@ public struct BundleWriter: Sendable {
         try add("state.json", try json.encode(try await contents.stateFile()))
         hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
-        var start = 0
-        while start < coverKeys.count {
-            let batch = Array(coverKeys[start..<min(start + Self.coverBatch, coverKeys.count)])
-            start += batch.count
+        for start in stride(from: 0, to: coverKeys.count, by: Self.coverBatch) {
+            let batch = Array(coverKeys[start..<min(coverKeys.count, start + Self.coverBatch)])
             for (key, bytes) in zip(batch, try await contents.coverBytes(batch)) {
                 guard let bytes else { continue }
                 try archive.add(key.bundlePath, bytes)
