@@ -99,6 +99,24 @@ import Testing
         #expect(!piped.error.contains("\r") && !piped.error.contains("\u{1B}"))
     }
 
+    /// `export.progress` counts the covers written so far in the event itself, so it need not
+    /// come once per cover: over a 32-cover batch edge the count only grows and ends at every cover.
+    @Test func exportProgressCarriesTheCoverCount() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        #expect(try cli.run("init").status == 0)
+        #expect(try cli.run("import", try Self.bundleOfCovers(in: cli.folder, count: 40, bytes: 100).path).status == 0)
+        let export = try cli.run("--events", "-", "export", "copy.tar")
+        #expect(export.status == 0, "\(export.error)")
+        let counts = try export.error.split(separator: "\n").compactMap { line -> Int? in
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return event["event"] as? String == "export.progress" ? try #require(event["covers"] as? Int) : nil
+        }
+        #expect(counts.last == 40, "\(counts)")
+        #expect(counts == counts.sorted(), "\(counts)")
+        #expect(counts.count < 40, "one reading per cover: \(counts)")
+    }
+
     /// The bar's line: drawn several times on one terminal line (`\r`, erase line, no line
     /// feed between), each drawing at most `columns - 1` wide, the readings sensible.
     private static func expectRedrawnInPlace(_ screen: String, verb: String, columns: Int, finalReading: String) throws {

@@ -39,8 +39,11 @@ extension LibraryEvent {
             ]
         case .exportStarted(let path, let albums):
             ["path": .string(path), "albums": .int(Int64(albums))]
-        case .exportProgress(let path, let albums, let total, let bytes):
-            ["path": .string(path), "albums": .int(Int64(albums)), "totalAlbums": .int(Int64(total)), "bytesWritten": .int(bytes)]
+        case .exportProgress(let path, let albums, let total, let covers, let bytes):
+            [
+                "path": .string(path), "albums": .int(Int64(albums)), "totalAlbums": .int(Int64(total)), "covers": .int(Int64(covers)),
+                "bytesWritten": .int(bytes),
+            ]
         case .exportFinished(let path, let albums, let bytes):
             ["path": .string(path), "albums": .int(Int64(albums)), "bytesWritten": .int(bytes)]
         case .coverRequested(let id, let reference):

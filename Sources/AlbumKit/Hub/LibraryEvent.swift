@@ -12,7 +12,7 @@ public enum LibraryEvent: Sendable, Hashable {
     case importFinished(ImportSummary)
     case importFailed(input: String, reason: String)
     case exportStarted(path: String, albums: Int)
-    case exportProgress(path: String, albums: Int, totalAlbums: Int, bytesWritten: Int64)
+    case exportProgress(path: String, albums: Int, totalAlbums: Int, covers: Int, bytesWritten: Int64)
     case exportFinished(path: String, albums: Int, bytesWritten: Int64)
     case coverRequested(AlbumID, reference: String)
     case coverFetched(AlbumID, reference: String, key: CoverKey, bytes: Int)

@@ -16,7 +16,7 @@ public struct AlbumListExporter<Format: LibraryFileFormat>: Exporter {
         let albums = contents.snapshot.albums
         let data = try format.encode(albums)
         try AtomicFile.write(data, to: destination)
-        hub.publish(.exportProgress(path: destination.path, albums: albums.count, totalAlbums: albums.count, bytesWritten: Int64(data.count)))
+        hub.publish(.exportProgress(path: destination.path, albums: albums.count, totalAlbums: albums.count, covers: 0, bytesWritten: Int64(data.count)))
         return Int64(data.count)
     }
 }

@@ -9,7 +9,8 @@ import Foundation
 ///   partial file under the name asked for.
 /// - Read covers and history only through ``ExportContents``; never hold the whole library's
 ///   cover bytes in memory at once.
-/// - Publish `export.progress` on the hub as the work advances (albums and bytes written), and
+/// - Publish `export.progress` on the hub as the work advances (albums, covers and bytes
+///   written so far; a reading every megabyte or so is plenty, one per cover is too many), and
 ///   return the number of bytes written. `export.started` and `export.finished` are the
 ///   workflow's.
 public protocol Exporter: Sendable {

@@ -19,8 +19,11 @@ public struct BundleWriter: Sendable {
         self.generator = generator
     }
 
-    /// How many covers are read from the store at once.
+    /// How many covers are read from the store at once; progress is reported after each batch.
     static let coverBatch = 32
+    /// Progress is reported within a batch too once this many bytes were written since the last
+    /// reading (large covers), but not per cover: an event costs about as much as a small cover.
+    static let progressBytes: Int64 = 1 << 20
 
     /// Writes `contents` and the covers `keys` names (default: every stored cover) to
     /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
@@ -50,7 +53,13 @@ public struct BundleWriter: Sendable {
         }
         sums.file("albums.json", digest: SHA256Digest.hex(listHash.finalize()))
         try add("state.json", try json.encode(try await contents.stateFile()))
-        hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
+        var covers = 0
+        var reported: Int64 = 0
+        func report() {
+            reported = archive.bytesWritten
+            hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, covers: covers, bytesWritten: reported))
+        }
+        report()
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
         for start in stride(from: 0, to: coverKeys.count, by: Self.coverBatch) {
             let batch = Array(coverKeys[start..<min(coverKeys.count, start + Self.coverBatch)])
@@ -58,8 +67,10 @@ public struct BundleWriter: Sendable {
                 guard let bytes else { continue }
                 try archive.add(key.bundlePath, bytes)
                 sums.cover(key, digest: SHA256Digest.hex(of: bytes))
-                hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, bytesWritten: archive.bytesWritten))
+                covers += 1
+                if archive.bytesWritten - reported >= Self.progressBytes { report() }
             }
+            report()
         }
         try archive.add(ChecksumList.entryName, size: sums.textSize) { write in try sums.writeText(to: write) }
         try archive.close()

@@ -31,11 +31,8 @@ final class ProgressDisplay: Sendable {
             state.withLock { $0 = State() }
         case .importProgress(let input, let albums, let read, let total):
             show(ProgressReading(verb: "importing", name: input, albums: albums, done: read, total: total, unit: .bytes))
-        case .exportProgress(let path, let albums, _, let written):
-            let covers = state.withLock { state in
-                defer { state.coversExported += 1 }
-                return state.coversExported
-            }
+        case .exportProgress(let path, let albums, _, let covers, let written):
+            state.withLock { $0.coversExported = covers }
             show(ProgressReading(verb: "exporting", name: path, albums: albums, covers: covers, done: written, total: nil, unit: .bytes))
         case .coverRequested:
             state.withLock { $0.coversRequested += 1 }
@@ -47,8 +44,8 @@ final class ProgressDisplay: Sendable {
             show(ProgressReading(verb: "fetching covers", name: "", albums: nil, done: Int64(done), total: Int64(total), unit: .count))
             if done == total { endLine() }
         case .exportFinished(let path, let albums, let written):
-            // Covers are counted as they go; the last reading must show them all.
-            let covers = state.withLock { max($0.coversExported - 1, 0) }
+            // The last reading must show every cover the last progress counted.
+            let covers = state.withLock { $0.coversExported }
             show(ProgressReading(verb: "exporting", name: path, albums: albums, covers: covers, done: written, total: nil, unit: .bytes), force: true)
             endLine()
         case .importFinished, .importFailed:
