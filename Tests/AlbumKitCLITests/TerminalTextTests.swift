@@ -17,6 +17,17 @@ import Testing
         }
     }
 
+    /// Latin text is measured scalar by scalar: for every scalar below U+0300, alone, between
+    /// letters and after an accented one, that must give what the rule per character gives.
+    @Test func latinTextIsMeasuredAsCharacterByCharacter() {
+        for value in UInt32(0)..<0x300 {
+            let scalar = Character(Unicode.Scalar(value)!)
+            for text in ["\(scalar)", "a\(scalar)b", "é\(scalar)", "\r\n\(scalar)ÿ"] {
+                #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "U+\(String(value, radix: 16)) in \(text.debugDescription)")
+            }
+        }
+    }
+
     @Test func truncationCutsByColumnsNeverSplittingAWideCharacter() {
         #expect(DisplayWidth.truncated("東京事変", to: 5) == "東京…")
         #expect(DisplayWidth.truncated("東京事変", to: 4) == "東…")

@@ -44,6 +44,8 @@ import Testing
         ("genre", AlbumRecord(title: "T", artist: "A", genre: String(repeating: "x", count: 64 * 1024 + 1))),
         ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "ftp://nope")),
         ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/../../etc/passwd")),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/a..png")),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/sub/a.png")),
         ("id", AlbumRecord(id: "12345", title: "T", artist: "A")),
     ])
     func refusesWithAlbumAndFieldNamed(_ field: String, _ record: AlbumRecord) {
@@ -52,6 +54,20 @@ import Testing
         } throws: { error in
             let text = "\(error)"
             return (error as? AlbumKitError)?.kind == .invalidAlbum && text.contains("input.json #7") && text.contains("'\(field)'")
+        }
+    }
+
+    /// A cover's name: 64 hex digits, a dot, letters and digits; lower-cased.
+    @Test func coverKeysParseOnlyDigestDotExtension() {
+        let digest = String(repeating: "aB", count: 32)
+        let key = CoverKey(fileName: "covers/\(digest).PNG")
+        #expect(key?.sha256 == digest.lowercased() && key?.fileExtension == "png")
+        #expect(CoverKey(fileName: "\(digest).jpé")?.fileExtension == "jpé")
+        for name in [
+            "\(digest.dropLast()).png", "\(digest)0.png", "\(digest.dropLast())g.png", "\(digest).", "\(digest)", "\(digest).p-g",
+            "\(digest).tar.gz", ".png", "covers/covers/\(digest).png", "\(digest.dropLast())é.png",
+        ] {
+            #expect(CoverKey(fileName: name) == nil, "\(name)")
         }
     }
 

@@ -44,8 +44,12 @@ enum AlbumField {
         }
         if startsCaseless("http://") || startsCaseless("https://") || startsCaseless("file://") { return true }
         guard bytes.count > 7, bytes.starts(with: "covers/".utf8) else { return false }
-        let name = bytes.dropFirst(7)
-        return !name.contains(UInt8(ascii: "/")) && !zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") }
+        var previous: UInt8 = 0
+        for byte in bytes.dropFirst(7) {
+            if byte == UInt8(ascii: "/") || (byte == UInt8(ascii: ".") && previous == byte) { return false }
+            previous = byte
+        }
+        return true
     }
 
     private static func checkCharacters(_ value: String, field: String, album: @autoclosure () -> String) throws(AlbumKitError) {
