@@ -65,7 +65,8 @@ import Testing
         #expect(CoverKey(fileName: "\(digest).jpé")?.fileExtension == "jpé")
         for name in [
             "\(digest.dropLast()).png", "\(digest)0.png", "\(digest.dropLast())g.png", "\(digest).", "\(digest)", "\(digest).p-g",
-            "\(digest).tar.gz", ".png", "covers/covers/\(digest).png", "\(digest.dropLast())é.png",
+            "\(digest).tar.gz", "\(digest).\u{301}png", "covers/\u{301}\(digest).png", ".png", "covers/covers/\(digest).png", "\(digest.dropLast())é.png",
+            String(repeating: "\u{FF41}", count: 64) + ".png",  // full-width "a": a hex digit to Character, not ASCII
         ] {
             #expect(CoverKey(fileName: name) == nil, "\(name)")
         }

@@ -81,33 +81,15 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
 
     /// Parses `<64 hex>.<ext>` (or `covers/<64 hex>.<ext>`); nil for anything else.
     public init?(fileName: String) {
-        let name = fileName.hasPrefix("covers/") ? String(fileName.dropFirst(7)) : fileName
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII, the usual case (every album of a library is judged by its key): byte by byte.
-            guard let key = Self.parsingASCII(name.utf8) else { return nil }
-            self = key
-            return
+        let name = fileName.utf8.starts(with: "covers/".utf8) ? Substring(fileName.utf8.dropFirst(7)) : fileName[...]
+        // The digest is checked byte by byte (every album of a library is judged by its key).
+        guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")), let sha256 = SHA256Digest.lowercasedHex(name.utf8[..<dot]) else {
+            return nil
         }
-        let parts = name.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy(\.isHexDigit),
-            !parts[1].isEmpty, parts[1].allSatisfy({ $0.isLetter || $0.isNumber })
-        else { return nil }
-        self.init(sha256: parts[0].lowercased(), fileExtension: parts[1].lowercased())
-    }
-
-    /// `<64 hex>.<ext>` in ASCII, as the Unicode rules of ``init(fileName:)`` decide it for ASCII.
-    private static func parsingASCII(_ name: String.UTF8View) -> CoverKey? {
-        guard let dot = name.firstIndex(of: UInt8(ascii: ".")) else { return nil }
-        let digest = name[..<dot]
-        let fileExtension = name[name.index(after: dot)...]
-        let isHex = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte | 0x20) }
-        let isLetterOrDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) }
-        guard digest.count == 64, digest.allSatisfy(isHex), !fileExtension.isEmpty, fileExtension.allSatisfy(isLetterOrDigit) else { return nil }
-        let lower = { (bytes: Substring.UTF8View) in
-            let isUpper = { (byte: UInt8) in (0x41...0x5A).contains(byte) }
-            return bytes.contains(where: isUpper) ? String(decoding: bytes.map { isUpper($0) ? $0 | 0x20 : $0 }, as: UTF8.self) : String(Substring(bytes))
-        }
-        return CoverKey(sha256: lower(digest), fileExtension: lower(fileExtension))
+        // Cut after the dot's byte: a dot that a combining mark follows starts no extension.
+        let fileExtension = Substring(name.utf8[name.utf8.index(after: dot)...])
+        guard !fileExtension.isEmpty, fileExtension.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
+        self.init(sha256: sha256, fileExtension: fileExtension.lowercased())
     }
 
     /// The key `bytes` get when stored with `fileExtension`.

@@ -6,8 +6,9 @@ import Foundation
 /// `state.json`, every cover once, and `checksums.sha256` last — streaming, a small batch of
 /// covers in memory at a time (read in one trip to the store), to a temporary name renamed
 /// into place when complete. Its memory does not grow with the library beyond the albums it
-/// is given: `albums.json` is written in pieces, and a cover's checksum line is its name (its bytes are hashed as they go out, and
-/// a stored cover whose bytes do not match its name gets the digest they do have).
+/// is given: `albums.json` is written in pieces, and a cover's checksum line is its name (its
+/// bytes are hashed as they go out, and a stored cover whose bytes do not match its name gets
+/// the digest they do have).
 public struct BundleWriter: Sendable {
     /// How the archive is compressed.
     public var compression: BundleCompression

@@ -8,15 +8,15 @@ enum DisplayWidth {
     static func of(_ text: some StringProtocol) -> Int {
         // Printable ASCII, the usual case, is one column a byte.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
-        // Latin text (below U+0300, where combining marks begin): no emoji presentation, no
-        // wide or combining characters, so each scalar is its own column, but for controls and
-        // the soft hyphen (a format character), which take none.
-        if text.unicodeScalars.allSatisfy({ $0.value < 0x300 }) {
-            return text.unicodeScalars.reduce(0) { columns, scalar in
-                columns + (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xAD ? 0 : 1)
-            }
+        // Latin text (below U+0300, where combining marks begin) has no emoji presentation, no
+        // wide or combining characters: each scalar is a column, but for controls and the soft
+        // hyphen (a format character), which take none. Anything else goes character by character.
+        var columns = 0
+        for scalar in text.unicodeScalars {
+            guard scalar.value < 0x300 else { return text.reduce(0) { $0 + of($1) } }
+            if scalar.value >= 0x20, !(0x7F...0x9F).contains(scalar.value), scalar.value != 0xAD { columns += 1 }
         }
-        return text.reduce(0) { $0 + of($1) }
+        return columns
     }
 
     /// The columns one character (grapheme cluster) takes.

@@ -31,12 +31,7 @@ struct CoverRoutes: Sendable {
     }
 
     /// The lower-case hash when `name` is exactly 64 hex digits.
-    static func hash(_ name: String) -> String? {
-        let bytes = name.utf8
-        guard bytes.count == 64, bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) })
-        else { return nil }
-        return name.lowercased()
-    }
+    static func hash(_ name: String) -> String? { SHA256Digest.lowercasedHex(name.utf8) }
 
     /// Whether an `If-None-Match` list names `tag` (or is `*`); weak tags compare weakly.
     private static func matches(_ header: String?, _ tag: String) -> Bool {
