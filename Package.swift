@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "AlbumKitServerTests", dependencies: ["AlbumKitServer", "AlbumKit"]),
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "albumkit"]),
         // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.
-        .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle"]),
+        .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage"]),
         // Sources people already have (SPEC 9): shared readers, then one plugin per format.
         .target(name: "SourceSupport", dependencies: ["AlbumKit"], path: "Plugins/SourceSupport"),
         .target(name: "ITunesSource", dependencies: ["AlbumKit", "SourceSupport"], path: "Plugins/ITunesSource"),

@@ -33,6 +33,22 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
         return keys.map { found[$0] }
     }
 
+    /// One statement for the batch: `ON CONFLICT DO NOTHING` skips a cover already stored,
+    /// and `RETURNING` names the rows it added. Atomic by itself, so a failure stores none.
+    func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
+        var seen = Set<CoverKey>()
+        let unique = covers.filter { seen.insert($0.key).inserted }
+        guard !unique.isEmpty else { return [] }
+        let arguments = unique.flatMap { Self.arguments($0.key) + [.blob($0.bytes)] }
+        let added = try await store.withReader(transaction: false) { reader in
+            try await reader.connection.query(RowStoreSQL.insertCovers(unique.count), arguments) {
+                CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1))
+            }
+        }
+        let addedKeys = Set(added)
+        return unique.map(\.key).filter(addedKeys.contains)
+    }
+
     func contains(_ key: CoverKey) async throws -> Bool {
         try await store.withReader(transaction: false) { reader in
             try await reader.connection.first(RowStoreSQL.hasCover, Self.arguments(key)) { try $0.integer(0) } ?? 0 > 0

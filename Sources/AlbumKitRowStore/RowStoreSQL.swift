@@ -61,6 +61,13 @@ enum RowStoreSQL {
     static let deleteSteps = "DELETE FROM albumkit_history"
 
     static let putCover = "INSERT INTO albumkit_covers (sha256, file_extension, bytes) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+    /// `INSERT` of `count` covers (digest, extension, bytes each) that returns the digest and
+    /// extension of each row it added: a cover already stored adds none.
+    static func insertCovers(_ count: Int) -> String {
+        "INSERT INTO albumkit_covers (sha256, file_extension, bytes) VALUES "
+            + repeatElement("(?, ?, ?)", count: count).joined(separator: ", ")
+            + " ON CONFLICT DO NOTHING RETURNING sha256, file_extension"
+    }
     static let coverBytes = "SELECT bytes FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
     /// The covers whose digest is one of `count` arguments: digest, extension, bytes.
     static func coverBytes(count: Int) -> String {

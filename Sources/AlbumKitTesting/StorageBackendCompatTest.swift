@@ -34,6 +34,7 @@ public struct StorageBackendCompatTest: Sendable {
         case concurrentWritersAllLand
         case replaceAllReplacesEverything
         case coverStoreIsContentAddressed
+        case coverBatchStoresOnlyNewCovers
         case secondWriterGivesUpAfterTheLockTimeout
         case droppedWriterReleasesTheLock
         case finishTwiceIsHarmless
@@ -77,6 +78,7 @@ public struct StorageBackendCompatTest: Sendable {
         case .concurrentWritersAllLand: try await concurrentWritersAllLand(backend)
         case .replaceAllReplacesEverything: try await replaceAllReplacesEverything(backend)
         case .coverStoreIsContentAddressed: try await coverStoreIsContentAddressed(backend)
+        case .coverBatchStoresOnlyNewCovers: try await coverBatchStoresOnlyNewCovers(backend)
         case .secondWriterGivesUpAfterTheLockTimeout: try await lockTimeout(backend)
         case .droppedWriterReleasesTheLock: try await droppedWriterReleasesTheLock(backend)
         case .finishTwiceIsHarmless: try await finishTwiceIsHarmless(backend)
@@ -293,6 +295,28 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(try await store.remove(key) == bytes.count, "remove() must report the bytes freed")
         try expect(try await store.contains(key) == false, "a removed cover must be gone")
         try expect(try await store.data(for: key) == nil, "a removed cover must read as nil")
+    }
+
+    private func coverBatchStoresOnlyNewCovers(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let store = backend.covers
+        let covers = (0..<40).map { index in
+            let bytes = Data((0..<(100 + index * 37)).map { UInt8(truncatingIfNeeded: $0 &* (index + 3)) })
+            return (key: CoverKey(bytes: bytes, fileExtension: index % 2 == 0 ? "png" : "jpg"), bytes: bytes)
+        }
+        let stored = try await store.put(covers[7].bytes, fileExtension: covers[7].key.fileExtension)
+        let batch = covers[5..<20] + [covers[9], covers[7]]
+        let added = try await store.insert(Array(batch))
+        try expect(added == covers[5..<20].map(\.key).filter { $0 != stored },
+                   "insert() must return the covers it newly stored, each once, in the order given: \(added.count) returned")
+        try expect(try await store.keys() == covers[5..<20].map(\.key).sorted(), "insert() must store every new cover of the batch, and each once")
+        for cover in covers[5..<20] {
+            try expect(try await store.data(for: cover.key) == cover.bytes, "a cover stored by insert() must read back exactly")
+        }
+        try expect(try await store.insert(Array(covers[0..<10])) == covers[0..<5].map(\.key),
+                   "a second batch must add only the covers not stored yet")
+        try expect(try await store.insert([]).isEmpty, "an empty batch must store nothing")
+        try expect(try await store.keys().count == 20, "every cover must be stored once")
     }
 
     // MARK: - The writer lock

@@ -1,9 +1,10 @@
 import AlbumKit
 import AlbumKitBundle
 import Foundation
+import SQLiteStorage
 
 /// A temporary folder holding a library's configuration, the library, and inputs; and the
-/// registry a program linking only AlbumKit and AlbumKitBundle would build.
+/// registry a program linking AlbumKit, AlbumKitBundle and the SQLite backend would build.
 struct Workspace {
     let folder: URL
     let hub = NotificationHub()
@@ -17,10 +18,12 @@ struct Workspace {
         subscription = hub.subscribe { events.record($0) }
     }
 
-    /// The core's adapters plus the bundle module's, registered as any program would.
+    /// The core's adapters plus the bundle module's and the SQLite backend, registered as any
+    /// program would.
     static var registry: AdapterRegistry {
         var registry = AdapterRegistry.builtIn
         registry.register(StorageBackendFactory.bundle)
+        registry.register(StorageBackendFactory.sqlite)
         registry.register(BundleSource())
         registry.register(BundleExporter())
         return registry

@@ -17,6 +17,23 @@ public struct DirectoryCoverStore: CoverStore {
         return key
     }
 
+    /// Writes the batch's new covers as files, their write-back started at once, then
+    /// flushes the file system once for the whole batch.
+    public func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
+        var added: [CoverKey] = []
+        do {
+            try AtomicFile.makeFolder(folder)
+            for (key, bytes) in covers where !added.contains(key) {
+                if try CoverFiles.write(bytes, to: url(for: key)) { added.append(key) }
+            }
+            if !added.isEmpty { try CoverFiles.flush(folder) }
+        } catch {
+            CoverFiles.remove(added, in: folder)
+            throw error
+        }
+        return added
+    }
+
     public func data(for key: CoverKey) async throws -> Data? {
         try? Data(contentsOf: url(for: key))
     }

@@ -22,13 +22,13 @@ extension Library {
     @discardableResult
     public func restore(from input: URL, force: Bool = false) async throws -> RestoreReport {
         hub.publish(.restoreStarted(input: input.path))
+        var staging: CoverStaging?
         do {
             let current = try await snapshot()
             if !current.albums.isEmpty && !force {
                 throw AlbumKitError(.libraryState, "the library at \(location) holds \(current.albums.count) albums; restoring \(input.path) would replace them: add --force (the library is saved to backups/ first)")
             }
-            var staging: CoverStaging? = CoverStaging(parent: configuration.libraryDirectory, store: storage.covers, direct: current.albums.isEmpty)
-            defer { staging?.discard() }
+            staging = CoverStaging(parent: configuration.libraryDirectory, store: storage.covers, direct: current.albums.isEmpty)
             let read = try await InputReader(registry: registry, configuration: configuration, hub: hub).read([input], staging: &staging)
             let (replacement, steps) = try Self.snapshot(of: read, input: input)
             var warnings = read.warnings
@@ -48,6 +48,7 @@ extension Library {
             hub.publish(.restoreFinished(input: input.path, albums: replacement.albums.count, backup: backup?.path))
             return RestoreReport(albums: replacement.albums.count, covers: read.coversRead, backup: backup?.path, warnings: warnings)
         } catch {
+            await staging?.discard()
             hub.publish(.restoreFailed(input: input.path, reason: String(describing: error)))
             throw error
         }

@@ -1,82 +1,116 @@
-import CFileSync
 import Foundation
 
 /// Covers an import or restore has read but not yet committed.
 ///
-/// A store that keeps covers as files named by their key (``CoverStore/filesFolder``) gets
-/// each new cover at once, under its final name, with its write-back started as soon as it is
-/// written; ``commit(_:)`` then flushes the file system once. A cover's name is its hash, so a
-/// file nothing names yet is garbage for `covers prune`, never a wrong cover — and a file a
-/// crash left half-written is found (its bytes differ) and replaced. What the work did not
-/// commit — covers of albums a stage dropped, everything when it fails — is removed again, so
-/// the store ends as it was plus exactly the committed covers.
+/// New covers go straight into the content-addressed store as they are read, so nothing is
+/// written twice: a cover's name is its hash, so one that no album names yet is garbage for
+/// `covers prune`, never a wrong cover. A store that keeps covers as files named by their key
+/// (``CoverStore/filesFolder``) gets each under its final name, its write-back started as soon
+/// as it is written, and ``commit(_:)`` flushes the file system once — a file a crash left
+/// half-written is found (its bytes differ) and replaced. Any other store gets them a batch at
+/// a time (``CoverStore/insert(_:)``: one statement per batch for a database). What the work
+/// did not commit — covers of albums a stage dropped, everything when it fails — is taken out
+/// again (``discard()``), so the store ends as it was plus exactly the committed covers.
 ///
-/// Other stores get the covers at the commit (``CoverStore/adopt(_:)``), from files waiting in
-/// a staging folder inside the library folder, locked while in use so that one a killed process
-/// left is swept away later (``LeftoverFiles``). A cover the store already holds is never
-/// written again.
+/// A restore that first backs the library up stages apart instead: the covers wait as files
+/// in a staging folder inside the library folder — locked while in use, so that one a killed
+/// process left is swept away later (``LeftoverFiles``) — until ``commit(_:)`` hands them to
+/// the store. A cover the store already holds is never written again.
 struct CoverStaging {
+    /// Where covers go before the commit.
+    private enum Target {
+        /// The store's own folder of cover files.
+        case storeFolder(URL)
+        /// The store, a batch at a time.
+        case store
+        /// A staging folder inside the library folder, handed to the store at the commit.
+        case stagingFolder(URL)
+    }
+
+    /// Covers per ``CoverStore/insert(_:)`` batch, and the bytes that end a batch early.
+    static let batchCovers = 32
+    static let batchBytes = 4 << 20
+
     private let store: any CoverStore
-    /// Where new covers are written: the store's own folder, or a staging folder.
-    private let folder: URL
-    private let writesIntoStore: Bool
-    /// The covers written to `folder` by this work, in order.
+    private let target: Target
+    /// The covers this work added (to the store, or to the staging folder), in order.
     private var written: [CoverKey] = []
-    private var writtenKeys = Set<CoverKey>()
+    /// The covers already dealt with: those written as files, or handed to the store in a batch.
+    private var seen = Set<CoverKey>()
+    /// Covers read but not yet handed to the store (``Target/store``).
+    private var batch: [(key: CoverKey, bytes: Data)] = []
+    private var batchSize = 0
     private var folderMade = false
     /// Holds the staging folder's lock (once it is made) for as long as this staging lives.
     private var staging: OwnedFolder?
 
-    /// Staging for `store`: its own folder when it has one (and `direct`), else a new folder
-    /// inside `parent` (created on the first cover). A restore that first backs the library up
-    /// stages apart, so the backup holds none of the incoming covers. Staging folders a killed
-    /// import or restore left in `parent` are removed first.
+    /// Staging for `store`: straight into it when `direct`, else into a new folder inside
+    /// `parent` (created on the first cover). A restore that first backs the library up stages
+    /// apart, so the backup holds none of the incoming covers. Staging folders a killed import
+    /// or restore left in `parent` are removed first.
     init(parent: URL, store: any CoverStore, direct: Bool = true) {
         LeftoverFiles.sweep(parent)
         self.store = store
         if direct, let own = store.filesFolder {
-            folder = own
-            writesIntoStore = true
+            target = .storeFolder(own)
+        } else if direct {
+            target = .store
         } else {
-            folder = parent.appendingPathComponent("\(LeftoverFiles.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-            writesIntoStore = false
+            target = .stagingFolder(parent.appendingPathComponent("\(LeftoverFiles.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
         }
     }
 
-    /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns where they are (nil
-    /// when the store held them before this work began).
+    /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns the file they wait in
+    /// (nil when the store held them before this work began, or takes them as bytes).
     mutating func stage(_ bytes: Data, key: CoverKey) async throws -> URL? {
-        let url = folder.appendingPathComponent(key.fileName)
-        if writtenKeys.contains(key) { return url }
-        if writesIntoStore {
-            guard try write(bytes, to: url) else { return nil }
-        } else {
-            guard try await !store.contains(key) else { return nil }
-            _ = try write(bytes, to: url)
+        switch target {
+        case .storeFolder(let folder), .stagingFolder(let folder):
+            let url = folder.appendingPathComponent(key.fileName)
+            if seen.contains(key) { return url }
+            if case .stagingFolder = target {
+                guard try await !store.contains(key) else { return nil }
+                _ = try write(bytes, to: url)
+            } else {
+                guard try write(bytes, to: url) else { return nil }
+            }
+            written.append(key)
+            seen.insert(key)
+            return url
+        case .store:
+            guard seen.insert(key).inserted else { return nil }
+            batch.append((key, bytes))
+            batchSize += bytes.count
+            if batch.count >= Self.batchCovers || batchSize >= Self.batchBytes { try await flushBatch() }
+            return nil
         }
-        written.append(key)
-        writtenKeys.insert(key)
-        return url
     }
 
     /// Makes the covers `keys` names (default: every one) part of the store, durably, and
-    /// removes the others this work wrote; returns those it added. On failure the store has
-    /// taken them back before this throws.
+    /// takes out the others this work added; returns those it added. On failure the store has
+    /// taken them back before this throws (a caller then calls ``discard()``).
     mutating func commit(_ keys: Set<CoverKey>? = nil) async throws -> [CoverKey] {
-        let chosen = keys.map { keys in written.filter(keys.contains) } ?? written
-        guard writesIntoStore else {
-            return try await store.adopt(chosen.map { ($0, folder.appendingPathComponent($0.fileName)) })
+        switch target {
+        case .store:
+            if let keys { batch.removeAll { !keys.contains($0.key) } }
+            try await flushBatch()
+            let (chosen, dropped) = split(keys)
+            await rollback(dropped)
+            return chosen
+        case .stagingFolder(let folder):
+            defer { removeStagingFolder(folder) }
+            return try await insertStaged(split(keys).chosen, from: folder)
+        case .storeFolder(let folder):
+            let (chosen, dropped) = split(keys)
+            CoverFiles.remove(dropped, in: folder)
+            guard !chosen.isEmpty else { return [] }
+            do {
+                try CoverFiles.flush(folder)
+            } catch {
+                CoverFiles.remove(chosen, in: folder)
+                throw error
+            }
+            return chosen
         }
-        if let keys { remove(written.filter { !keys.contains($0) }) }
-        written = []
-        guard !chosen.isEmpty else { return [] }
-        do {
-            try flushFileSystem()
-        } catch {
-            remove(chosen)
-            throw error
-        }
-        return chosen
     }
 
     /// Removes `keys` (what ``commit(_:)`` added) from the store again.
@@ -84,49 +118,72 @@ struct CoverStaging {
         for key in keys { _ = try? await store.remove(key) }
     }
 
-    /// Removes what this work wrote and did not commit: the staging folder, or the covers it
-    /// wrote into the store.
-    func discard() {
-        guard !written.isEmpty else { return }
-        if writesIntoStore { remove(written) } else { try? FileManager.default.removeItem(at: folder) }
+    /// Takes out what this work added and did not commit: the covers it put into the store,
+    /// or the staging folder.
+    mutating func discard() async {
+        switch target {
+        case .store: await rollback(written)
+        case .storeFolder(let folder): CoverFiles.remove(written, in: folder)
+        case .stagingFolder(let folder): removeStagingFolder(folder)
+        }
+        written = []
+        batch = []
+    }
+
+    // MARK: - Batches
+
+    /// Hands the waiting batch to the store; what it newly stored joins `written`.
+    private mutating func flushBatch() async throws {
+        guard !batch.isEmpty else { return }
+        let covers = batch
+        batch = []
+        batchSize = 0
+        written += try await store.insert(covers)
+    }
+
+    /// The added covers `keys` names (all when nil), and the others; forgets them all.
+    private mutating func split(_ keys: Set<CoverKey>?) -> (chosen: [CoverKey], dropped: [CoverKey]) {
+        defer { written = [] }
+        guard let keys else { return (written, []) }
+        return (written.filter(keys.contains), written.filter { !keys.contains($0) })
+    }
+
+    /// Hands the staged files `keys` to the store a batch at a time; on failure takes back
+    /// what earlier batches stored.
+    private func insertStaged(_ keys: [CoverKey], from folder: URL) async throws -> [CoverKey] {
+        var added: [CoverKey] = []
+        do {
+            for start in stride(from: 0, to: keys.count, by: Self.batchCovers) {
+                let covers = try keys[start..<min(start + Self.batchCovers, keys.count)].map { key in
+                    (key: key, bytes: try Data(contentsOf: folder.appendingPathComponent(key.fileName)))
+                }
+                added += try await store.insert(covers)
+            }
+        } catch {
+            await rollback(added)
+            throw error
+        }
+        return added
     }
 
     // MARK: - Files
 
-    /// Writes a new cover file, starting its write-back; false when `url` already holds
-    /// exactly these bytes. A file there with other bytes (a crash's leftover) is replaced.
+    /// Writes a new cover file (see ``CoverFiles/write(_:to:)``), making its folder first.
     private mutating func write(_ bytes: Data, to url: URL) throws -> Bool {
         if !folderMade {
-            if writesIntoStore { try AtomicFile.makeFolder(folder) } else { staging = try OwnedFolder(at: folder) }
+            switch target {
+            case .stagingFolder(let folder): staging = try OwnedFolder(at: folder)
+            default: try AtomicFile.makeFolder(url.deletingLastPathComponent())
+            }
             folderMade = true
         }
-        let path = url.path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            guard code == EEXIST else { throw AlbumKitError.fileSystem(path, "store the cover", errno: code) }
-            if FileManager.default.contents(atPath: path) == bytes { return false }
-            try AtomicFile.write(bytes, to: url, syncingFolder: false)
-            return true
-        }
-        defer { close(descriptor) }
-        try bytes.withUnsafeBytes { try AtomicFile.writeAll(descriptor, $0, path: path) }
-        // The disk starts on it now, while the next cover is read; the commit waits for all.
-        _ = albumkit_start_writeback(descriptor)
-        return true
+        return try CoverFiles.write(bytes, to: url)
     }
 
-    /// Waits until every cover written is on disk, and their names in the folder.
-    private func flushFileSystem() throws {
-        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw AlbumKitError.fileSystem(folder.path, "open the covers folder", errno: errno) }
-        defer { close(descriptor) }
-        guard albumkit_sync_file_system(descriptor) == 0, fsync(descriptor) == 0 else {
-            throw AlbumKitError.fileSystem(folder.path, "flush the covers to disk", errno: errno)
-        }
-    }
-
-    private func remove(_ keys: [CoverKey]) {
-        for key in keys { unlink(folder.appendingPathComponent(key.fileName).path) }
+    /// Removes the staging folder and forgets what waited in it.
+    private mutating func removeStagingFolder(_ folder: URL) {
+        if folderMade { try? FileManager.default.removeItem(at: folder) }
+        written = []
+        staging = nil
     }
 }

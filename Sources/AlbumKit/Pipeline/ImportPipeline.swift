@@ -3,8 +3,7 @@ import Foundation
 /// `import`: source → stages in `import.stages` order → one commit → events.
 ///
 /// Reads every input through the source that recognises it (covers checked against their
-/// SHA-256 names and written into the library's cover store, or staged beside it; see
-/// ``CoverStaging``) — the source reading ahead on one core while the covers are hashed and
+/// SHA-256 names and written straight into the library's cover store; see ``CoverStaging``) — the source reading ahead on one core while the covers are hashed and
 /// written on another (``ReadAhead``) — runs each album through the stages,
 /// then — only when every stage has seen every album — keeps the covers of the albums that
 /// arrive (durably; the others go) and merges them into the library as one step of history (one `undo` takes a whole
@@ -34,7 +33,6 @@ public struct ImportPipeline: Sendable {
         let names = inputs.map(\.path).joined(separator: ", ")
         hub.publish(.importStarted(inputs: inputs.map(\.path)))
         var staging = options.dryRun ? nil : CoverStaging(parent: configuration.libraryDirectory, store: library.storage.covers)
-        defer { staging?.discard() }
         do {
             let reader = InputReader(registry: registry, configuration: configuration, hub: hub, forcedSource: options.format)
             var contents = try await reader.read(inputs, staging: &staging)
@@ -68,6 +66,7 @@ public struct ImportPipeline: Sendable {
             hub.publish(.importFinished(report.summary))
             return report
         } catch {
+            await staging?.discard()
             hub.publish(.importFailed(input: names, reason: String(describing: error)))
             throw error
         }

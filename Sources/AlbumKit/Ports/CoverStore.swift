@@ -8,6 +8,9 @@ import Foundation
 /// - ``data(for:)`` returns exactly the stored bytes, or nil when the key is unknown;
 ///   its batch form, `data(for keys:)`, does the same for many keys at once, one answer per key in
 ///   the order asked (a key asked twice is answered twice).
+/// - ``insert(_:)`` stores, as durably as a put, each cover of a batch that is not stored yet,
+///   and returns exactly those keys, each once, in the order given; when it throws, it has
+///   taken back what it stored.
 /// - The store lives with the library it belongs to and is safe to use from many tasks.
 public protocol CoverStore: Sendable {
     /// Stores `bytes` and returns their key.
@@ -26,14 +29,14 @@ public protocol CoverStore: Sendable {
     func remove(_ key: CoverKey) async throws -> Int
     /// Where a person finds the stored cover (a file path, a table row), if anywhere.
     func location(of key: CoverKey) -> String?
-    /// Stores the covers waiting in `files` — each file holds exactly the bytes its key
-    /// names, not yet synced to disk — as durably as ``put(_:fileExtension:)`` would, and
-    /// returns the keys it newly stored. A store may move the files in rather than copy them.
-    /// When it throws, it has taken back what it stored.
-    func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey]
+    /// Stores each of `covers` — bytes already checked to hash to the key beside them — that
+    /// is not stored yet, as durably as ``put(_:fileExtension:)`` would, in one trip where the
+    /// store can (an import hands over its covers a batch at a time); returns the keys it newly
+    /// stored, each once, in the order given. When it throws, it has taken back what it stored.
+    func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey]
     /// The folder holding each cover as a plain file named `<sha256>.<ext>`, when the store
     /// keeps them so: an import then writes new covers straight into it (under their final
-    /// names, flushed before the albums naming them are committed), instead of calling ``adopt(_:)``.
+    /// names, flushed before the albums naming them are committed), instead of calling ``insert(_:)``.
     var filesFolder: URL? { get }
 }
 
@@ -41,7 +44,7 @@ extension CoverStore {
     /// Stores that cannot name a place for a cover say nothing.
     public func location(of key: CoverKey) -> String? { nil }
 
-    /// Stores that are not a folder of files take new covers through ``adopt(_:)``.
+    /// Stores that are not a folder of files take new covers through ``insert(_:)``.
     public var filesFolder: URL? { nil }
 
     /// Asks ``data(for:)`` once per key.
@@ -52,12 +55,13 @@ extension CoverStore {
         return answers
     }
 
-    /// Reads each file and ``put(_:fileExtension:)``s its bytes.
-    public func adopt(_ files: [(key: CoverKey, file: URL)]) async throws -> [CoverKey] {
+    /// Asks ``contains(_:)`` and ``put(_:fileExtension:)`` cover by cover.
+    public func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
         var added: [CoverKey] = []
         do {
-            for (key, file) in files where try await !contains(key) {
-                _ = try await put(try Data(contentsOf: file), fileExtension: key.fileExtension)
+            for (key, bytes) in covers where !added.contains(key) {
+                guard try await !contains(key) else { continue }
+                _ = try await put(bytes, fileExtension: key.fileExtension)
                 added.append(key)
             }
         } catch {

@@ -87,13 +87,14 @@ public struct ImportItem: Sendable, Hashable {
     }
 }
 
-/// Cover bytes an input carried (checked against their SHA-256 name), waiting on disk until
-/// the import commits.
+/// Cover bytes an input carried (checked against their SHA-256 name), stored until the import
+/// commits (and taken out again if the album carrying them does not arrive).
 public struct CoverPayload: Sendable, Hashable {
     /// The key the bytes are stored under (their SHA-256 and image type).
     public let key: CoverKey
-    /// Where the bytes wait; nil when the library already stores them, or in a dry run (which
-    /// checks the bytes and keeps none).
+    /// The file the bytes are in; nil when the library already stored them, when its cover
+    /// store is not a folder of files (a database), or in a dry run (which checks the bytes
+    /// and keeps none).
     public let file: URL?
 
     /// A payload of `key` waiting in `file`.
@@ -102,7 +103,7 @@ public struct CoverPayload: Sendable, Hashable {
         self.file = file
     }
 
-    /// The bytes, when they wait on disk.
+    /// The bytes, when they are in a file.
     public func bytes() throws -> Data? { try file.map { try Data(contentsOf: $0) } }
 }
 

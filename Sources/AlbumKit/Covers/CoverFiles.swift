@@ -1,0 +1,42 @@
+import CFileSync
+import Foundation
+
+/// Cover files written in bulk: each new file's write-back starts as soon as it is written,
+/// and one flush of the file system then makes a whole batch durable — instead of an `fsync`
+/// per file. A cover file is named by its hash, so a file with other bytes under its name (a
+/// crash's leftover) is replaced, and one with these bytes is left alone.
+enum CoverFiles {
+    /// Writes `bytes` as the new file `url` (its folder exists), starting its write-back;
+    /// false when `url` already holds exactly these bytes.
+    static func write(_ bytes: Data, to url: URL) throws -> Bool {
+        let path = url.path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            guard code == EEXIST else { throw AlbumKitError.fileSystem(path, "store the cover", errno: code) }
+            if FileManager.default.contents(atPath: path) == bytes { return false }
+            try AtomicFile.write(bytes, to: url, syncingFolder: false)
+            return true
+        }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { try AtomicFile.writeAll(descriptor, $0, path: path) }
+        // The disk starts on it now, while the next cover is read; the flush waits for all.
+        _ = albumkit_start_writeback(descriptor)
+        return true
+    }
+
+    /// Waits until every file written to `folder` is on disk, and their names in the folder.
+    static func flush(_ folder: URL) throws {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw AlbumKitError.fileSystem(folder.path, "open the covers folder", errno: errno) }
+        defer { close(descriptor) }
+        guard albumkit_sync_file_system(descriptor) == 0, fsync(descriptor) == 0 else {
+            throw AlbumKitError.fileSystem(folder.path, "flush the covers to disk", errno: errno)
+        }
+    }
+
+    /// Removes the files of `keys` from `folder`.
+    static func remove(_ keys: [CoverKey], in folder: URL) {
+        for key in keys { unlink(folder.appendingPathComponent(key.fileName).path) }
+    }
+}
