@@ -28,8 +28,8 @@ struct CoverStaging {
     }
 
     /// Covers per ``CoverStore/insert(_:)`` batch, and the bytes that end a batch early.
-    static let batchCovers = 32
-    static let batchBytes = 4 << 20
+    static let batchCovers = 256
+    static let batchBytes = 1 << 20
 
     private let store: any CoverStore
     private let target: Target
