@@ -307,8 +307,9 @@ class Bench:
 
     def commands(self):
         """Every size and backend, on the library a real import made: one command's wall time
-        against the process floor (`albumkit --version`) and against Python reading the same
-        albums (`json.load` of the albums alone; `sqlite3` selecting the rows)."""
+        against the process floor (`albumkit --version`) and against the standard tool reading the
+        same albums (Python's `json.load` of the albums alone; `sqlite3` selecting the rows; `psql`
+        connecting and asking `select 1`)."""
         reference = os.path.join(HERE, "command-reference.py")
         for count in self.sizes["imports"]:
             for backend in BACKENDS:
@@ -323,7 +324,9 @@ class Bench:
                         run([sys.executable, reference, "extract", os.path.join(library, "library.json"), albums])
                     floor = Side("`albumkit --version`", [self.tool("albumkit"), "--version"], env=env)
                     python = {"json": Side("Python `json.load` of the albums", [sys.executable, reference, "json", albums]),
-                              "sqlite": Side("Python `sqlite3` select of the rows", [sys.executable, reference, "sqlite", os.path.join(library, "library.sqlite")])}.get(backend)
+                              "sqlite": Side("Python `sqlite3` select of the rows", [sys.executable, reference, "sqlite", os.path.join(library, "library.sqlite")]),
+                              # Any client's floor on PostgreSQL: start, log in (a server process is forked), one query.
+                              "postgres": Side("`psql -c 'select 1'` on the database", ["psql", env.get("ALBUMKIT_STORAGE_URL", ""), "-Atc", "select 1"])}.get(backend)
                     listing = {"json": Side("Python `json.load` + print (list-reference.py)", [sys.executable, os.path.join(HERE, "list-reference.py"), "json", os.path.join(library, "library.json")]),
                                "sqlite": Side("Python `sqlite3` select + print", [sys.executable, reference, "sqlite-list", os.path.join(library, "library.sqlite")])}.get(backend)
                     size = "{:,}".format(count)

@@ -72,6 +72,25 @@ import Testing
         }
     }
 
+    @Test func theDuplicateKeyComparisonAgreesWithTheKey() throws {
+        let fields: [(String, String, String)] = [
+            ("David Bowie", "Low", "1977"), ("  david BOWIE\t", "LOW ", "1977"), ("David Bowie", "Low", ""), ("David Bowie", "Low ", "1978"),
+            ("David", "Bowie Low", "1977"), ("Sigur Rós", "Ágætis byrjun", "1999"), ("SIGUR RÓS", "ágætis BYRJUN", "1999"),
+            ("Kelvin", "a;b", "1"), ("\u{212A}elvin", "a\u{037E}b", "1"), ("Bjo\u{0308}rk", "Debut", "1993"), ("Björk", "Debut", "1993"),
+            ("A\u{00A0}", "B", "2"), ("A", "B", "2"), ("[x]", "@", "1"), ("{X}", "`", "1"),
+        ]
+        let albums = try fields.enumerated().map { try Album(id: AlbumID("k\($0.offset)"), title: $0.element.1, artist: $0.element.0, year: $0.element.2) }
+        let keys = albums.map(\.duplicateKey) + ["david bowie\u{1F}low\u{1F}1977", "david bowie\u{1F}low", "", "kelvin\u{1F}a;b\u{1F}1",
+                                                 "kelvin\u{1F}a\u{037E}b\u{1F}1", "david bowie\u{1F}low\u{1F}1977\u{1F}", "a\u{1F}b\u{1F}2"]
+        for album in albums {
+            for key in keys {
+                #expect(album.hasDuplicateKey(key) == (album.duplicateKey == key), "\(album.artist) / \(album.title) / \(album.year) against \(key.debugDescription)")
+            }
+        }
+        #expect(albums[0].hasDuplicateKey(albums[1].duplicateKey), "case and white space around a field do not count")
+        #expect(!albums[0].hasDuplicateKey(albums[3].duplicateKey))
+    }
+
     @Test func yearMayBeAnIntegerAndTabsAreAllowed() throws {
         let json = Data(#"[{"title":"A\tB","artist":"C","year":1992,"extra":{"ignored":true}}]"#.utf8)
         let records = try JSONDecoder().decode([AlbumRecord].self, from: json)

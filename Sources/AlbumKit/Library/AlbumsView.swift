@@ -46,7 +46,7 @@ struct AlbumsInMemory: AlbumsView {
     func count() async throws -> Int { albums.count }
     func albums(in range: Range<Int>) async throws -> [Album] { Array(albums[range.clamped(to: albums.indices)]) }
     func index(of id: AlbumID) async throws -> Int? { albums.firstIndex { $0.id == id } }
-    func firstIndex(ofDuplicateKey key: String) async throws -> Int? { albums.firstIndex { $0.duplicateKey == key } }
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int? { albums.firstIndex { $0.hasDuplicateKey(key) } }
 }
 
 /// A backend's point reads, as a view.

@@ -60,4 +60,35 @@ public struct Album: Hashable, Sendable, Codable {
     public static func duplicateKey(artist: String, title: String, year: String) -> String {
         [artist, title, year].map { $0.trimmingWhiteSpace().lowercased() }.joined(separator: "\u{1F}")
     }
+
+    /// Whether ``duplicateKey`` is `key`. A duplicate check asks this of every album of a
+    /// library, so when `key` and the fields are ASCII it compares bytes without building the key.
+    public func hasDuplicateKey(_ key: String) -> Bool {
+        asciiDuplicateKey(is: key) ?? (duplicateKey == key)
+    }
+
+    /// Whether the ASCII key of this album is `key`, compared field by field (an ASCII field's
+    /// key bytes are its trimmed bytes, lower-cased); nil when `key` or a field this needed to
+    /// compare is not ASCII. A mismatch in the ASCII part stands whatever follows: Unicode
+    /// normalization changes no ASCII character before a U+001F separator.
+    private func asciiDuplicateKey(is key: String) -> Bool? {
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var rest = key.utf8[...]
+        for (number, field) in [artist, title, year].enumerated() {
+            guard field.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var trimmed = field.utf8[...]
+            while let first = trimmed.first, first.isASCIIWhiteSpaceOrNonASCII { trimmed.removeFirst() }
+            while let last = trimmed.last, last.isASCIIWhiteSpaceOrNonASCII { trimmed.removeLast() }
+            for byte in trimmed {
+                let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                guard rest.first == lower else { return false }
+                rest.removeFirst()
+            }
+            if number < 2 {
+                guard rest.first == 0x1F else { return false }
+                rest.removeFirst()
+            }
+        }
+        return rest.isEmpty
+    }
 }
