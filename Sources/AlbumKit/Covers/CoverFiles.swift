@@ -6,16 +6,15 @@ import Foundation
 /// per file. A cover file is named by its hash, so a file with other bytes under its name (a
 /// crash's leftover) is replaced, and one with these bytes is left alone.
 enum CoverFiles {
-    /// Writes `bytes` as the new file `url` (its folder exists), starting its write-back;
-    /// false when `url` already holds exactly these bytes.
-    static func write(_ bytes: Data, to url: URL) throws -> Bool {
-        let path = url.path
+    /// Writes `bytes` as the new file at `path` (its folder exists), starting its write-back;
+    /// false when the file is there with exactly these bytes.
+    static func write(_ bytes: Data, toPath path: String) throws -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
             guard code == EEXIST else { throw AlbumKitError.fileSystem(path, "store the cover", errno: code) }
             if FileManager.default.contents(atPath: path) == bytes { return false }
-            try AtomicFile.write(bytes, to: url, syncingFolder: false)
+            try AtomicFile.write(bytes, to: URL(fileURLWithPath: path), syncingFolder: false)
             return true
         }
         defer { close(descriptor) }
@@ -35,8 +34,14 @@ enum CoverFiles {
         }
     }
 
-    /// Removes the files of `keys` from `folder`.
-    static func remove(_ keys: [CoverKey], in folder: URL) {
-        for key in keys { unlink(folder.appendingPathComponent(key.fileName).path) }
+    /// Removes the files of `keys` from the folder at `folderPath`.
+    static func remove(_ keys: [CoverKey], inFolder folderPath: String) {
+        for key in keys { unlink(path(of: key, inFolder: folderPath)) }
+    }
+
+    /// The path of the file of `key` in the folder at `folderPath` (a string joined, not a URL
+    /// built: an import asks for one per cover).
+    static func path(of key: CoverKey, inFolder folderPath: String) -> String {
+        folderPath.hasSuffix("/") ? folderPath + key.fileName : folderPath + "/" + key.fileName
     }
 }

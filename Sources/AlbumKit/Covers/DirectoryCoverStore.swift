@@ -4,8 +4,13 @@ import Foundation
 public struct DirectoryCoverStore: CoverStore {
     /// The folder (created on the first put).
     public let folder: URL
+    private let folderPath: String
 
-    public init(folder: URL) { self.folder = folder }
+    /// The covers in `folder`.
+    public init(folder: URL) {
+        self.folder = folder
+        folderPath = folder.path
+    }
 
     public func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey {
         let key = CoverKey(bytes: bytes, fileExtension: fileExtension)
@@ -24,22 +29,22 @@ public struct DirectoryCoverStore: CoverStore {
         do {
             try AtomicFile.makeFolder(folder)
             for (key, bytes) in covers where !added.contains(key) {
-                if try CoverFiles.write(bytes, to: url(for: key)) { added.append(key) }
+                if try CoverFiles.write(bytes, toPath: path(for: key)) { added.append(key) }
             }
             if !added.isEmpty { try CoverFiles.flush(folder) }
         } catch {
-            CoverFiles.remove(added, in: folder)
+            CoverFiles.remove(added, inFolder: folderPath)
             throw error
         }
         return added
     }
 
     public func data(for key: CoverKey) async throws -> Data? {
-        try? Data(contentsOf: url(for: key))
+        FileManager.default.contents(atPath: path(for: key))
     }
 
     public func contains(_ key: CoverKey) async throws -> Bool {
-        FileManager.default.fileExists(atPath: url(for: key).path)
+        FileManager.default.fileExists(atPath: path(for: key))
     }
 
     public func keys() async throws -> [CoverKey] {
@@ -48,16 +53,23 @@ public struct DirectoryCoverStore: CoverStore {
     }
 
     public func remove(_ key: CoverKey) async throws -> Int {
-        let path = url(for: key).path
+        let path = path(for: key)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard unlink(path) == 0 else { return 0 }
         return size
     }
 
-    public func location(of key: CoverKey) -> String? { url(for: key).path }
+    public func location(of key: CoverKey) -> String? { path(for: key) }
+
+    /// Drops the covers `keys` names (unknown ones are skipped) without measuring what that
+    /// frees: a bundle library clears the covers it folded in this way.
+    public func remove(_ keys: [CoverKey]) {
+        CoverFiles.remove(keys, inFolder: folderPath)
+    }
 
     /// The folder itself: an import writes covers straight into it.
     public var filesFolder: URL? { folder }
 
-    private func url(for key: CoverKey) -> URL { folder.appendingPathComponent(key.fileName) }
+    private func url(for key: CoverKey) -> URL { URL(fileURLWithPath: path(for: key)) }
+    private func path(for key: CoverKey) -> String { CoverFiles.path(of: key, inFolder: folderPath) }
 }

@@ -101,12 +101,12 @@ struct CoverStaging {
             return try await insertStaged(split(keys).chosen, from: folder)
         case .storeFolder(let folder):
             let (chosen, dropped) = split(keys)
-            CoverFiles.remove(dropped, in: folder)
+            CoverFiles.remove(dropped, inFolder: folder.path)
             guard !chosen.isEmpty else { return [] }
             do {
                 try CoverFiles.flush(folder)
             } catch {
-                CoverFiles.remove(chosen, in: folder)
+                CoverFiles.remove(chosen, inFolder: folder.path)
                 throw error
             }
             return chosen
@@ -123,7 +123,7 @@ struct CoverStaging {
     mutating func discard() async {
         switch target {
         case .store: await rollback(written)
-        case .storeFolder(let folder): CoverFiles.remove(written, in: folder)
+        case .storeFolder(let folder): CoverFiles.remove(written, inFolder: folder.path)
         case .stagingFolder(let folder): removeStagingFolder(folder)
         }
         written = []
@@ -177,7 +177,7 @@ struct CoverStaging {
             }
             folderMade = true
         }
-        return try CoverFiles.write(bytes, to: url)
+        return try CoverFiles.write(bytes, toPath: url.path)
     }
 
     /// Removes the staging folder and forgets what waited in it.

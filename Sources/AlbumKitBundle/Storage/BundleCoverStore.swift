@@ -71,7 +71,7 @@ public final class BundleCoverStore: CoverStore {
         var contents = ExportContents(snapshot: snapshot, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
         contents.keepsStepIDs = true
         try await BundleWriter(compression: storage.compression, generator: BundleFile.generator).write(contents, keys: keys, to: storage.file)
-        for key in folded { _ = try? await pending.remove(key) }
+        pending.remove(folded)
         rmdir(pending.folder.path)  // fails, harmlessly, while covers are still pending
     }
 
