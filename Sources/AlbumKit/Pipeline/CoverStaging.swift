@@ -29,7 +29,7 @@ struct CoverStaging {
 
     /// Covers per ``CoverStore/insert(_:)`` batch, and the bytes that end a batch early.
     static let batchCovers = 256
-    static let batchBytes = 1 << 20
+    static let batchBytes = 256 << 10
 
     private let store: any CoverStore
     private let target: Target
