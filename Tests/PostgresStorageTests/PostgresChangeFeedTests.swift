@@ -13,23 +13,24 @@ struct PostgresChangeFeedTests {
         let listener = try PostgresStorage(url: url)
         try await listener.create()
         let writer = try await Library.open(try PostgresStorage(url: url), hub: NotificationHub())
+        let changes = listener.changes()
         let told = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
-                for try await _ in listener.changes() { return true }
-                return false
+                var iterator = changes.makeAsyncIterator()
+                // The first yield comes once the stream listens (it covers saves made while it
+                // connected); the save after it must be told by NOTIFY.
+                guard try await iterator.next() != nil else { return false }
+                try await writer.add(AlbumRecord(title: "Told", artist: "A"))
+                return try await iterator.next() != nil
             }
             group.addTask {
-                // The listener subscribes on a connection of its own: save until it hears one.
-                for index in 0..<100 {
-                    try await writer.add(AlbumRecord(title: "Told \(index)", artist: "A"))
-                    try await Task.sleep(for: .milliseconds(200))
-                }
+                try await Task.sleep(for: .seconds(10))
                 return false
             }
             let first = try await group.next() ?? false
             group.cancelAll()
             return first
         }
-        #expect(told, "no notification within 100 saves")
+        #expect(told, "a save after the stream listened was not told within 10 s")
     }
 }
