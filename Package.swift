@@ -127,7 +127,7 @@ let package = Package(
             dependencies: ["PostgresStorage", "SQLiteStorage", "AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled", "albumkit"]
         ),
         .testTarget(name: "AlbumKitBundleTests", dependencies: ["AlbumKitBundle", "AlbumKit", "AlbumKitTesting", "AlbumKitInstalled"]),
-        .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting"]),
+        .testTarget(name: "AlbumKitTests", dependencies: ["AlbumKit", "AlbumKitTesting", "CFileSync"]),
         // serve: the page (Page/, embedded at build time), the JSON API and the event stream.
         .target(
             name: "AlbumKitServer",

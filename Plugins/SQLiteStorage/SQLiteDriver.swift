@@ -23,13 +23,30 @@ public struct SQLiteDriver: RowStoreDriver {
     public var versionTable: String { "schemaVersion" }
     public var legacySchema: [[String]] { SQLiteLegacySchema.steps }
 
-    public func exists() async throws -> Bool { FileManager.default.fileExists(atPath: path) }
+    /// A file that holds no table at all is no library: it is what a `create` killed before
+    /// its commit leaves (SQLite made the file; the schema's transaction never committed).
+    public func exists() async throws -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let connection = try open()
+        defer { close(connection) }
+        return try await !isBlank(connection)
+    }
 
     public func connect() async throws -> SQLiteConnection {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw AlbumKitError(.libraryState, "no library at \(path): run 'albumkit init' first")
+        guard FileManager.default.fileExists(atPath: path) else { throw noLibrary }
+        let connection = try open()
+        let blank: Bool
+        do {
+            blank = try await isBlank(connection)
+        } catch {
+            close(connection)
+            throw error
         }
-        return try open()
+        guard !blank else {
+            close(connection)
+            throw noLibrary
+        }
+        return connection
     }
 
     /// The file's device, inode, size and modification time: a commit by anyone changes only
@@ -55,10 +72,13 @@ public struct SQLiteDriver: RowStoreDriver {
     /// Nothing to announce: others see a save through the file (serve polls it).
     public func saving(_ connection: SQLiteConnection, generation: Int64) async throws {}
 
+    /// Creates the schema in a new file, or in a blank one a killed `create` left (see
+    /// ``exists()``). A second creator waits for the first's transaction, then finds its tables.
     public func create(_ makeSchema: @escaping @Sendable (SQLiteConnection) async throws -> Void) async throws {
-        guard !FileManager.default.fileExists(atPath: path) else {
+        guard try await !exists() else {
             throw AlbumKitError(.libraryState, "a library already exists at \(path); it was left as it is")
         }
+        let isNew = !FileManager.default.fileExists(atPath: path)
         do {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -74,8 +94,10 @@ public struct SQLiteDriver: RowStoreDriver {
                 throw error
             }
         } catch {
-            // The file is new: leave no half-made library behind.
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            // A file this call made goes again, unless another creator's library is in it now.
+            if isNew, (error as? AlbumKitError)?.kind != .libraryState {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
             throw error
         }
     }
@@ -98,6 +120,19 @@ public struct SQLiteDriver: RowStoreDriver {
             return AlbumKitError(.unreadableInput, "\(path): not a readable SQLite library (\(error.message ?? "\(error.resultCode)")); the file was left as it is")
         default:
             return AlbumKitError(.fileSystem, "\(path): SQLite failed: \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    private var noLibrary: AlbumKitError {
+        AlbumKitError(.libraryState, "no library at \(path): run 'albumkit init' first")
+    }
+
+    /// Whether the database holds no table, index or view.
+    private func isBlank(_ connection: SQLiteConnection) async throws -> Bool {
+        do {
+            return try await connection.first("SELECT count(*) FROM sqlite_master", []) { try $0.integer(0) } == 0
+        } catch {
+            throw describe(error)
         }
     }
 

@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 #include "CFileSync.h"
 
@@ -19,5 +21,37 @@ int albumkit_sync_file_system(int fd) {
     (void)fd;
     sync();
     return 0;
+#endif
+}
+
+int albumkit_open_unnamed(const char *folder, unsigned int mode) {
+#if defined(__linux__) && defined(O_TMPFILE)
+    return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+#else
+    (void)folder;
+    (void)mode;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
+int albumkit_link_unnamed(int fd, const char *path) {
+#ifdef __linux__
+    // AT_EMPTY_PATH links the descriptor itself, but needs CAP_DAC_READ_SEARCH on most
+    // kernels; once refused, every later call goes through /proc (a benign race if two ask).
+    static int empty_path_refused = 0;
+    if (!empty_path_refused) {
+        if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0) return 0;
+        if (errno != ENOENT && errno != EPERM && errno != EINVAL) return -1;
+        empty_path_refused = 1;
+    }
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+#else
+    (void)fd;
+    (void)path;
+    errno = EOPNOTSUPP;
+    return -1;
 #endif
 }

@@ -36,6 +36,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".albumkit-staging-\(Self.deadOwner)").path))
     }
 
+    /// The library folder is swept on every backend, not only where the library file lives:
+    /// a migrate killed while writing the folder marker, an import or restore killed while
+    /// staging covers, leave their files there whatever holds the library.
+    @Test(arguments: ["json", "sqlite"]) func aSaveSweepsTheLibraryFolderOnEveryBackend(backend: String) async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = workspace.configuration(backend: backend)
+        let library = try await Library.create(configuration, registry: Workspace.registry, hub: workspace.hub, seed: .starter)
+        let folder = configuration.libraryDirectory
+        let dead = [".\(LibraryFolderMarker.fileName).tmp-\(Self.deadOwner)", ".albumkit-staging-\(Self.deadOwner)/\(String(repeating: "cd", count: 32)).png"]
+        for name in dead { try plant(name, in: folder) }
+
+        try await library.add(AlbumRecord(title: "After The Crash", artist: "Survivor"))
+
+        for name in dead { #expect(!exists(name, in: folder), "\(name) was left on \(backend)") }
+    }
+
     @Test func anExportSweepsOnlyItsOwnFilesLeftovers() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }

@@ -24,6 +24,20 @@ import Testing
         #expect(kept)
     }
 
+    /// A migrate killed while writing the file left its temporary file; the next one removes
+    /// it, and no other file's.
+    @Test func aKilledWritesTemporaryFileIsRemoved() throws {
+        let folder = try TemporaryFolder("config-file")
+        defer { folder.remove() }
+        let own = folder.path(".config.yaml.tmp-99999999-3"), other = folder.path(".other.yaml.tmp-99999999-3")
+        for file in [own, other] { try Data("storage:\n  backend: sq".utf8).write(to: file) }
+
+        try MigrationConfigFile(path: folder.path("config.yaml").path).setStorage([("backend", "sqlite")])
+
+        #expect(!FileManager.default.fileExists(atPath: own.path))
+        #expect(FileManager.default.fileExists(atPath: other.path))
+    }
+
     @Test func keysAreReplacedAddedAndRemovedInPlace() throws {
         let original = """
             # top comment

@@ -71,6 +71,7 @@ def main():
     server = corpus.CoverServer()
     world = World(options, binary, postgres, server)
     failures = 0
+    failed_lines = []
     try:
         pairs = [(command, backend) for command in options.commands.split(",") for backend in backends]
         for backend in backends:
@@ -84,9 +85,12 @@ def main():
             results.write(json.dumps(outcome) + "\n")
             results.flush()
             failures += not outcome["ok"]
-            print("torture: %3d/%d %-12s %-8s kill at %5.0f ms: %s%s" % (
+            line = "torture: %3d/%d %-12s %-8s kill at %5.0f ms: %s%s" % (
                 number, len(plan), command, backend, outcome["killedAtMs"], outcome["state"],
-                "" if outcome["ok"] else "  FAILED: " + "; ".join(outcome["failures"])), flush=True)
+                "" if outcome["ok"] else "  FAILED: " + "; ".join(outcome["failures"]))
+            print(line, flush=True)
+            if not outcome["ok"]:
+                failed_lines.append(line)
         summary(world, plan, options.results or os.path.join(options.work, "results.jsonl"))
         if options.full_disk:
             failures += fulldisk.run(world, [b for b in backends if b != "postgres"], results)
@@ -94,6 +98,9 @@ def main():
         server.close()
         world.close()
         results.close()
+    # Again at the end, where a CI log's tail shows them.
+    for line in failed_lines:
+        print(line)
     print("torture: seed %d, %s" % (seed, "every check passed" if failures == 0 else "%d FAILED" % failures))
     return 1 if failures else 0
 

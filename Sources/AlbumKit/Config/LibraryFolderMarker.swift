@@ -11,7 +11,8 @@ public enum LibraryFolderMarker {
     public static let fileName = "albumkit-library.yaml"
 
     /// Writes the marker for `configuration`'s backend into its library folder (passwords in
-    /// URLs left out). Best effort: a folder that cannot take it keeps working without.
+    /// URLs left out), atomically: temporary files of it a killed write left go first. Best
+    /// effort: a folder that cannot take it keeps working without.
     static func write(for configuration: Configuration) {
         let backend = configuration.storage.backend
         var lines = ["# Written by albumkit: the backend that holds this folder's library.", "backend: \(backend)"]
@@ -21,6 +22,7 @@ public enum LibraryFolderMarker {
             lines.append("\(key): \(YAMLLines.scalar(Self.withoutPassword(value)))")
         }
         try? AtomicFile.makeFolder(configuration.libraryDirectory)
+        LeftoverFiles.sweep(configuration.libraryDirectory, only: fileName)
         try? AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: configuration.libraryDirectory.appendingPathComponent(fileName))
     }
 

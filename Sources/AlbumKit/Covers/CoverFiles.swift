@@ -3,24 +3,41 @@ import Foundation
 
 /// Cover files written in bulk: each new file's write-back starts as soon as it is written,
 /// and one flush of the file system then makes a whole batch durable — instead of an `fsync`
-/// per file. A cover file is named by its hash, so a file with other bytes under its name (a
-/// crash's leftover) is replaced, and one with these bytes is left alone.
+/// per file. A file gets its name only once every byte is in it (written unnamed, then
+/// linked), so a killed import leaves no half-written cover under a cover's name. A cover file
+/// is named by its hash, so a file with other bytes under its name (a crash's leftover from
+/// a power cut) is replaced, and one with these bytes is left alone.
 enum CoverFiles {
     /// Writes `bytes` as the new file at `path` (its folder exists), starting its write-back;
     /// false when the file is there with exactly these bytes.
     static func write(_ bytes: Data, toPath path: String) throws -> Bool {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let descriptor = albumkit_open_unnamed(folder.isEmpty ? "/" : folder, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            guard code == EEXIST else { throw AlbumKitError.fileSystem(path, "store the cover", errno: code) }
-            if FileManager.default.contents(atPath: path) == bytes { return false }
-            try AtomicFile.write(bytes, to: URL(fileURLWithPath: path), syncingFolder: false)
-            return true
+            // A file system without unnamed files: a named temporary file, renamed.
+            guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL else {
+                throw AlbumKitError.fileSystem(path, "store the cover", errno: code)
+            }
+            return try replace(bytes, atPath: path)
         }
         defer { close(descriptor) }
         try bytes.withUnsafeBytes { try AtomicFile.writeAll(descriptor, $0, path: path) }
+        guard albumkit_link_unnamed(descriptor, path) == 0 else {
+            let code = errno
+            guard code == EEXIST else { throw AlbumKitError.fileSystem(path, "store the cover", errno: code) }
+            return try replace(bytes, atPath: path)
+        }
         // The disk starts on it now, while the next cover is read; the flush waits for all.
         _ = albumkit_start_writeback(descriptor)
+        return true
+    }
+
+    /// Writes `bytes` to `path` through a temporary file renamed over it, unless the file
+    /// there holds exactly these bytes (then false).
+    private static func replace(_ bytes: Data, atPath path: String) throws -> Bool {
+        if FileManager.default.contents(atPath: path) == bytes { return false }
+        try AtomicFile.write(bytes, to: URL(fileURLWithPath: path), syncingFolder: false)
         return true
     }
 

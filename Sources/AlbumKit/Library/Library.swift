@@ -262,7 +262,7 @@ public actor Library {
     /// Replaces albums, memento and history with `replacement` and `steps` (restore, init,
     /// migrate). Not a step of history. Readers see the old library until the new one is saved.
     func replaceAll(with incoming: LibrarySnapshot, steps incomingSteps: [Int64: HistoryStep] = [:]) async throws {
-        let writer = try await storage.beginWrite()
+        let writer = try await beginWrite()
         var replacement = incoming
         do {
             let old = if let reads = writer.pointReads { try await reads.state() } else { try await writer.load().state }
@@ -279,6 +279,15 @@ public actor Library {
         let state = replacement.state
         hub.publish(.stateRestored(current: state.current, undoSteps: state.undo.count, redoSteps: state.redo.count))
         hub.publish(.saved(location: storage.location, albumCount: replacement.albums.count))
+    }
+
+    /// The storage's writer. With the lock held, what a process killed mid-write left in the
+    /// library folder — cover staging folders, the folder marker's temporary file — is removed
+    /// (``LeftoverFiles``: only what no live process holds), whatever the backend.
+    private func beginWrite() async throws -> any StorageWriter {
+        let writer = try await storage.beginWrite()
+        LeftoverFiles.sweep(configuration.libraryDirectory)
+        return writer
     }
 
     private func walkHistory(forward: Bool) async throws -> LibraryChange {
@@ -307,7 +316,7 @@ public actor Library {
     /// and the memento restored, so memory matches the disk again. Publishes the change's
     /// events and `library.saved`.
     func change<Result>(_ planning: (any AlbumsView, inout ChangePlan) async throws -> Result) async throws -> Result {
-        let writer = try await storage.beginWrite()
+        let writer = try await beginWrite()
         do {
             let result = try await change(with: writer, planning)
             await writer.finish()

@@ -5,7 +5,8 @@ import Yams
 /// migrate`. The file is edited line by line where it can be (block-style mappings, or none),
 /// so comments, order and every other key stay as they were; a layout it cannot edit safely
 /// (a flow-style `storage: {…}`) is rewritten whole through Yams, which drops comments, and
-/// the result says so. Written atomically; a missing file (and its folder) is created.
+/// the result says so. Written atomically (temporary files of it a killed write left are removed
+/// first); a missing file (and its folder) is created.
 public struct MigrationConfigFile: Sendable {
     /// The file to write.
     public let path: String
@@ -40,6 +41,7 @@ public struct MigrationConfigFile: Sendable {
         if !text.hasSuffix("\n") { text += "\n" }
         let url = URL(fileURLWithPath: path)
         try AtomicFile.makeFolder(url.deletingLastPathComponent())
+        LeftoverFiles.sweep(url.deletingLastPathComponent(), only: url.lastPathComponent)
         try AtomicFile.write(Data(text.utf8), to: url)
         return kept
     }

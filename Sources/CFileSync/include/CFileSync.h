@@ -1,5 +1,6 @@
 // Linux calls that make files durable in bulk, which Swift's Glibc module does not show
-// (they are GNU extensions): AlbumKit's import flushes one file system, not the machine.
+// (they are GNU extensions): AlbumKit's import flushes one file system, not the machine,
+// and names a cover file only once it is whole.
 #ifndef CFILESYNC_H
 #define CFILESYNC_H
 
@@ -10,5 +11,15 @@ int albumkit_start_writeback(int fd);
 /// Flushes the file system holding `fd` (Linux `syncfs`); elsewhere the whole machine
 /// (`sync`). Returns 0 or -1 with errno set.
 int albumkit_sync_file_system(int fd);
+
+/// Opens a new file without a name in the folder `folder`, for writing (Linux `O_TMPFILE`),
+/// so a process killed while writing it leaves nothing behind. Returns the descriptor, or -1
+/// with errno set: EOPNOTSUPP (or EISDIR, EINVAL) where the file system or system has none.
+int albumkit_open_unnamed(const char *folder, unsigned int mode);
+
+/// Gives the file `albumkit_open_unnamed` made the name `path` (`linkat` with
+/// `AT_EMPTY_PATH` where the process may, else through `/proc/self/fd`). Returns 0, or -1
+/// with errno set (EEXIST: the name is taken; it is left as it is).
+int albumkit_link_unnamed(int fd, const char *path);
 
 #endif
