@@ -22,6 +22,8 @@ public struct SQLiteDriver: RowStoreDriver {
     public var container: String { "file" }
     public var versionTable: String { "schemaVersion" }
     public var legacySchema: [[String]] { SQLiteLegacySchema.steps }
+    /// None: SQLite stores a blob as it is.
+    public var storageTuning: [String] { [] }
 
     /// A file that holds no table at all is no library: it is what a `create` killed before
     /// its commit leaves (SQLite made the file; the schema's transaction never committed).

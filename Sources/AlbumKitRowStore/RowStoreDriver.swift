@@ -57,6 +57,10 @@ public protocol RowStoreDriver: Sendable {
     /// versions before the shared layout (``RowStoreSchema/sharedLayoutVersion``); element
     /// `n` holds the step to version `n + 1`. The row store adds what every engine shares.
     var legacySchema: [[String]] { get }
+    /// Statements run once on a new library, after its tables are made and inside the creating
+    /// transaction, that change how the engine stores the tables and never what they hold (so
+    /// no schema version records them, and a library made without them reads the same).
+    var storageTuning: [String] { get }
     /// The ``AlbumKitError`` for a failure on this library.
     func describe(_ error: any Error) -> AlbumKitError
 }

@@ -18,7 +18,8 @@ enum RowStoreSchema {
     /// The version this build writes.
     static let currentVersion = 4
 
-    /// Creates every table in an empty store (inside the caller's creating transaction).
+    /// Creates every table in an empty store, then tunes their storage
+    /// (``RowStoreDriver/storageTuning``), inside the caller's creating transaction.
     static func create<Driver: RowStoreDriver>(on connection: Driver.Connection, _ driver: Driver) async throws {
         guard try await !driver.tableExists(driver.versionTable, on: connection) else {
             throw AlbumKitError(.libraryState, "a library already exists at \(driver.location); it was left as it is")
@@ -26,6 +27,7 @@ enum RowStoreSchema {
         try await connection.execute("CREATE TABLE \(driver.versionTable) (version integer NOT NULL)", [])
         try await connection.execute("INSERT INTO \(driver.versionTable) (version) VALUES (0)", [])
         try await upgrade(connection, driver, from: 0)
+        for statement in driver.storageTuning { try await connection.execute(statement, []) }
     }
 
     /// Checks that this build reads the library on `connection` and upgrades it when it is
