@@ -28,25 +28,14 @@ public struct SQLiteDriver: RowStoreDriver {
     /// A file that holds no table at all is no library: it is what a `create` killed before
     /// its commit leaves (SQLite made the file; the schema's transaction never committed).
     public func exists() async throws -> Bool {
-        guard FileManager.default.fileExists(atPath: path) else { return false }
-        let connection = try open()
-        defer { close(connection) }
-        return try await !isBlank(connection)
+        guard let connection = try await openLibrary() else { return false }
+        close(connection)
+        return true
     }
 
     public func connect() async throws -> SQLiteConnection {
-        guard FileManager.default.fileExists(atPath: path) else { throw noLibrary }
-        let connection = try open()
-        let blank: Bool
-        do {
-            blank = try await isBlank(connection)
-        } catch {
-            close(connection)
-            throw error
-        }
-        guard !blank else {
-            close(connection)
-            throw noLibrary
+        guard let connection = try await openLibrary() else {
+            throw AlbumKitError(.libraryState, "no library at \(path): run 'albumkit init' first")
         }
         return connection
     }
@@ -76,30 +65,22 @@ public struct SQLiteDriver: RowStoreDriver {
 
     /// Creates the schema in a new file, or in a blank one a killed `create` left (see
     /// ``exists()``). A second creator waits for the first's transaction, then finds its tables.
+    /// A failed create leaves the file blank, never removed: another creator may be filling it.
     public func create(_ makeSchema: @escaping @Sendable (SQLiteConnection) async throws -> Void) async throws {
         guard try await !exists() else {
             throw AlbumKitError(.libraryState, "a library already exists at \(path); it was left as it is")
         }
-        let isNew = !FileManager.default.fileExists(atPath: path)
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        let connection = try open()
+        defer { close(connection) }
+        try await connection.execute("PRAGMA journal_mode = WAL", [])
+        try await beginWriting(connection)
         do {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-            let connection = try open()
-            defer { close(connection) }
-            try await connection.execute("PRAGMA journal_mode = WAL", [])
-            try await beginWriting(connection)
-            do {
-                try await makeSchema(connection)
-                try await connection.execute("COMMIT", [])
-            } catch {
-                try? await connection.execute("ROLLBACK", [])
-                throw error
-            }
+            try await makeSchema(connection)
+            try await connection.execute("COMMIT", [])
         } catch {
-            // A file this call made goes again, unless another creator's library is in it now.
-            if isNew, (error as? AlbumKitError)?.kind != .libraryState {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            }
+            try? await connection.execute("ROLLBACK", [])
             throw error
         }
     }
@@ -125,15 +106,17 @@ public struct SQLiteDriver: RowStoreDriver {
         }
     }
 
-    private var noLibrary: AlbumKitError {
-        AlbumKitError(.libraryState, "no library at \(path): run 'albumkit init' first")
-    }
-
-    /// Whether the database holds no table, index or view.
-    private func isBlank(_ connection: SQLiteConnection) async throws -> Bool {
+    /// A connection to the library, or nil when the file is missing or blank (no table, index
+    /// or view).
+    private func openLibrary() async throws -> SQLiteConnection? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let connection = try open()
         do {
-            return try await connection.first("SELECT count(*) FROM sqlite_master", []) { try $0.integer(0) } == 0
+            if try await connection.first("SELECT count(*) FROM sqlite_master", [], { try $0.integer(0) }) != 0 { return connection }
+            close(connection)
+            return nil
         } catch {
+            close(connection)
             throw describe(error)
         }
     }

@@ -14,8 +14,9 @@ import AlbumKit
 ///   ``AlbumKitError/Kind/lockTimeout``. `COMMIT` or `ROLLBACK` (said by the row store) ends it;
 ///   a connection closed while holding it rolls back and so releases the lock.
 /// - ``create(_:)`` makes an empty store and runs `makeSchema` on it in one transaction that
-///   two creators cannot run at once; it fails when a library is there, and leaves nothing
-///   behind when it fails.
+///   two creators cannot run at once; it fails when a library is there, and leaves no library
+///   behind when it fails (a store left blank, as a killed create leaves it, is no library:
+///   ``exists()`` is false for it and the next create makes the library in it).
 /// - ``describe(_:)`` turns any failure into an ``AlbumKitError`` of the right kind naming the
 ///   library (a busy lock is `lockTimeout`, a damaged store `unreadableInput`, a lost server
 ///   `connection`); an ``AlbumKitError`` passes through unchanged.

@@ -40,10 +40,10 @@ int albumkit_link_unnamed(int fd, const char *path) {
     // AT_EMPTY_PATH links the descriptor itself, but needs CAP_DAC_READ_SEARCH on most
     // kernels; once refused, every later call goes through /proc (a benign race if two ask).
     static int empty_path_refused = 0;
-    if (!empty_path_refused) {
+    if (!__atomic_load_n(&empty_path_refused, __ATOMIC_RELAXED)) {
         if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0) return 0;
         if (errno != ENOENT && errno != EPERM && errno != EINVAL) return -1;
-        empty_path_refused = 1;
+        __atomic_store_n(&empty_path_refused, 1, __ATOMIC_RELAXED);
     }
     char self[64];
     snprintf(self, sizeof self, "/proc/self/fd/%d", fd);

@@ -40,8 +40,8 @@ import Testing
         try await expectRefused(file, containing: "newer albumkit")
     }
 
-    /// What `init` or `migrate` killed before the schema's commit leaves — a database file with
-    /// no table, its WAL holding the uncommitted schema — is no library: reading says to run
+    /// What `init` or `migrate` killed before the schema's commit leaves — a database file in
+    /// WAL mode whose schema transaction never committed — is no library: reading says to run
     /// `init`, and the next create makes the library in it.
     @Test func aFileAKilledCreateLeftIsNoLibrary() async throws {
         let folder = try TemporaryFolder("sqlite-killed-create")

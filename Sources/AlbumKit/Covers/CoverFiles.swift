@@ -23,21 +23,22 @@ enum CoverFiles {
         }
         defer { close(descriptor) }
         try bytes.withUnsafeBytes { try AtomicFile.writeAll(descriptor, $0, path: path) }
-        guard albumkit_link_unnamed(descriptor, path) == 0 else {
-            let code = errno
-            guard code == EEXIST else { throw AlbumKitError.fileSystem(path, "store the cover", errno: code) }
-            return try replace(bytes, atPath: path)
-        }
+        // The name is taken (EEXIST), or it cannot be given this way (no `/proc`, no right to
+        // `AT_EMPTY_PATH`): through a named temporary file instead.
+        guard albumkit_link_unnamed(descriptor, path) == 0 else { return try replace(bytes, atPath: path) }
         // The disk starts on it now, while the next cover is read; the flush waits for all.
         _ = albumkit_start_writeback(descriptor)
         return true
     }
 
-    /// Writes `bytes` to `path` through a temporary file renamed over it, unless the file
-    /// there holds exactly these bytes (then false).
+    /// Writes `bytes` to `path` through a named temporary file renamed over it (its write-back
+    /// started, for the batch's flush), unless the file there holds exactly these bytes (false).
     private static func replace(_ bytes: Data, atPath path: String) throws -> Bool {
         if FileManager.default.contents(atPath: path) == bytes { return false }
-        try AtomicFile.write(bytes, to: URL(fileURLWithPath: path), syncingFolder: false)
+        let file = try TemporaryFile(beside: URL(fileURLWithPath: path))
+        try bytes.withUnsafeBytes { try AtomicFile.writeAll(file.descriptor, $0, path: path) }
+        _ = albumkit_start_writeback(file.descriptor)
+        try file.commit(syncingFile: false, syncingFolder: false)
         return true
     }
 

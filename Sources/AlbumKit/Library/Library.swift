@@ -30,14 +30,19 @@ public actor Library {
     /// Every album, when held in memory (always for a backend that loads whole; never kept
     /// for one that reads by points, which is asked each time).
     var held: [Album]?
+    /// The folder a writer sweeps for what killed processes left (``beginWrite()``): the
+    /// library folder, unless this library was opened without a configuration and is not a
+    /// file, when that folder would be the system's temporary one.
+    private let leftoversFolder: URL?
 
     private init(
-        storage: any StorageBackend, hub: NotificationHub, configuration: Configuration, registry: AdapterRegistry,
+        storage: any StorageBackend, hub: NotificationHub, configuration: Configuration?, registry: AdapterRegistry,
         historyLimit: Int, memento: LibraryState, held: [Album]?
     ) {
         self.storage = storage
         self.hub = hub
-        self.configuration = configuration
+        self.configuration = configuration ?? .beside(storage)
+        leftoversFolder = configuration != nil || storage.location.hasPrefix("/") ? self.configuration.libraryDirectory : nil
         self.registry = registry
         self.historyLimit = historyLimit
         self.memento = memento
@@ -81,7 +86,7 @@ public actor Library {
         }
         hub.publish(.stateRestored(current: memento.current, undoSteps: memento.undo.count, redoSteps: memento.redo.count))
         return Library(
-            storage: storage, hub: hub, configuration: configuration ?? .beside(storage), registry: registry,
+            storage: storage, hub: hub, configuration: configuration, registry: registry,
             historyLimit: historyLimit, memento: memento, held: held)
     }
 
@@ -286,7 +291,7 @@ public actor Library {
     /// (``LeftoverFiles``: only what no live process holds), whatever the backend.
     private func beginWrite() async throws -> any StorageWriter {
         let writer = try await storage.beginWrite()
-        LeftoverFiles.sweep(configuration.libraryDirectory)
+        if let leftoversFolder { LeftoverFiles.sweep(leftoversFolder) }
         return writer
     }
 

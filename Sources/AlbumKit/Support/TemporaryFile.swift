@@ -40,10 +40,11 @@ public final class TemporaryFile {
     }
 
     /// Syncs the file, renames it over the destination and closes it, then syncs the folder
-    /// (unless the caller will, after several). Closed only once renamed: the lock it holds
-    /// keeps sweeps away until then.
-    public func commit(syncingFolder: Bool = true) throws(AlbumKitError) {
-        guard fsync(descriptor) == 0 else { throw failure("sync") }
+    /// (unless the caller will, after several). Without `syncingFile`, the caller flushes the
+    /// file system before anything names the file (cover batches). Closed only once renamed:
+    /// the lock it holds keeps sweeps away until then.
+    public func commit(syncingFile: Bool = true, syncingFolder: Bool = true) throws(AlbumKitError) {
+        guard !syncingFile || fsync(descriptor) == 0 else { throw failure("sync") }
         guard rename(path, destination.path) == 0 else { throw failure("rename to \(destination.path)") }
         open = false
         // The bytes are synced: a failing close has nothing left to report.
