@@ -67,13 +67,13 @@ public struct SQLiteDriver: RowStoreDriver {
     /// ``exists()``). A second creator waits for the first's transaction, then finds its tables.
     /// A failed create leaves the file blank, never removed: another creator may be filling it.
     public func create(_ makeSchema: @escaping @Sendable (SQLiteConnection) async throws -> Void) async throws {
-        guard try await !exists() else {
-            throw AlbumKitError(.libraryState, "a library already exists at \(path); it was left as it is")
-        }
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         let connection = try open()
         defer { close(connection) }
+        guard try await isBlank(connection) else {
+            throw AlbumKitError(.libraryState, "a library already exists at \(path); it was left as it is")
+        }
         try await connection.execute("PRAGMA journal_mode = WAL", [])
         try await beginWriting(connection)
         do {
@@ -106,17 +106,26 @@ public struct SQLiteDriver: RowStoreDriver {
         }
     }
 
-    /// A connection to the library, or nil when the file is missing or blank (no table, index
-    /// or view).
+    /// A connection to the library, or nil when the file is missing or blank.
     private func openLibrary() async throws -> SQLiteConnection? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let connection = try open()
+        let blank: Bool
         do {
-            if try await connection.first("SELECT count(*) FROM sqlite_master", [], { try $0.integer(0) }) != 0 { return connection }
-            close(connection)
-            return nil
+            blank = try await isBlank(connection)
         } catch {
             close(connection)
+            throw error
+        }
+        if blank { close(connection) }
+        return blank ? nil : connection
+    }
+
+    /// Whether the database holds no table, index or view.
+    private func isBlank(_ connection: SQLiteConnection) async throws -> Bool {
+        do {
+            return try await connection.first("SELECT count(*) FROM sqlite_master", [], { try $0.integer(0) }) == 0
+        } catch {
             throw describe(error)
         }
     }

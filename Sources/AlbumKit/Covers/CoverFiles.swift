@@ -35,10 +35,10 @@ enum CoverFiles {
     /// started, for the batch's flush), unless the file there holds exactly these bytes (false).
     private static func replace(_ bytes: Data, atPath path: String) throws -> Bool {
         if FileManager.default.contents(atPath: path) == bytes { return false }
-        let file = try TemporaryFile(beside: URL(fileURLWithPath: path))
-        try bytes.withUnsafeBytes { try AtomicFile.writeAll(file.descriptor, $0, path: path) }
-        _ = albumkit_start_writeback(file.descriptor)
-        try file.commit(syncingFile: false, syncingFolder: false)
+        try AtomicFile.write(to: URL(fileURLWithPath: path), syncingFile: false, syncingFolder: false) { descriptor in
+            try bytes.withUnsafeBytes { try AtomicFile.writeAll(descriptor, $0, path: path) }
+            _ = albumkit_start_writeback(descriptor)
+        }
         return true
     }
 

@@ -19,11 +19,15 @@ public enum AtomicFile {
     }
 
     /// Creates a temporary file beside `url`, lets `fill` write into its descriptor, then
-    /// syncs and renames it over `url`. On any error the temporary file is removed.
-    public static func write(to url: URL, syncingFolder: Bool = true, _ fill: (Int32) throws -> Void) throws {
+    /// syncs and renames it over `url`. Without `syncingFile`, the caller flushes the file
+    /// system before anything names the file (cover batches). On any error the temporary file
+    /// is removed.
+    public static func write(
+        to url: URL, syncingFile: Bool = true, syncingFolder: Bool = true, _ fill: (Int32) throws -> Void
+    ) throws {
         let file = try TemporaryFile(beside: url)
         try fill(file.descriptor)
-        try file.commit(syncingFolder: syncingFolder)
+        try file.commit(syncingFile: syncingFile, syncingFolder: syncingFolder)
     }
 
     /// Writes every byte of `buffer` to `fd`.
