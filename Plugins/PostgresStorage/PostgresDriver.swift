@@ -30,6 +30,8 @@ public struct PostgresDriver: RowStoreDriver {
     /// PostgreSQL trying to compress each one first (in a 10 000-album import with 30 KB covers,
     /// the server's `pglz_compress` took 16% of all samples, the machine being half idle).
     public var storageTuning: [String] { ["ALTER TABLE albumkit_covers ALTER COLUMN bytes SET STORAGE EXTERNAL"] }
+    /// A commit that does not wait for the WAL flush; the next one that waits flushes it too.
+    public var deferredDurability: String? { "SET LOCAL synchronous_commit = off" }
 
     public func exists() async throws -> Bool {
         let connection = try await login()

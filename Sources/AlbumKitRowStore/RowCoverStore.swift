@@ -35,15 +35,24 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
 
     /// One statement for the batch: `ON CONFLICT DO NOTHING` skips a cover already stored,
     /// and `RETURNING` names the rows it added. Atomic by itself, so a failure stores none.
+    /// Where the engine can (``RowStoreDriver/deferredDurability``), its commit does not wait
+    /// for the disk: the save that names the covers waits for them too.
     func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
         var seen = Set<CoverKey>()
         let unique = covers.filter { seen.insert($0.key).inserted }
         guard !unique.isEmpty else { return [] }
         let arguments = unique.flatMap { Self.arguments($0.key) + [.blob($0.bytes)] }
+        let deferred = store.driver.deferredDurability
         let added = try await store.withReader(transaction: false) { reader in
-            try await reader.connection.query(RowStoreSQL.insertCovers(unique.count), arguments) {
+            if let deferred {
+                try await reader.connection.execute("BEGIN", [])
+                try await reader.connection.execute(deferred, [])
+            }
+            let added = try await reader.connection.query(RowStoreSQL.insertCovers(unique.count), arguments) {
                 CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1))
             }
+            if deferred != nil { try await reader.connection.execute("COMMIT", []) }
+            return added
         }
         let addedKeys = Set(added)
         return unique.map(\.key).filter(addedKeys.contains)

@@ -62,6 +62,13 @@ public protocol RowStoreDriver: Sendable {
     /// transaction, that change how the engine stores the tables and never what they hold (so
     /// no schema version records them, and a library made without them reads the same).
     var storageTuning: [String] { get }
+    /// A statement that, run first in a transaction, lets that transaction's commit return
+    /// before its changes reach the disk; they become durable with the next commit that waits
+    /// for the disk, whichever connection makes it, because the engine writes its log in order
+    /// (PostgreSQL: `SET LOCAL synchronous_commit = off`). Nil when a commit does not wait for
+    /// the disk anyway (SQLite in WAL mode with `synchronous = NORMAL`). A batch of covers an
+    /// import stores before the commit that names them uses it: that commit makes them durable.
+    var deferredDurability: String? { get }
     /// The ``AlbumKitError`` for a failure on this library.
     func describe(_ error: any Error) -> AlbumKitError
 }

@@ -23,6 +23,36 @@ struct PostgresStorageTuningTests {
         #expect((Int(stored) ?? 0) >= bytes.count, "stored in \(stored) bytes: compressed")
     }
 
+    /// A batch of covers commits without waiting for the WAL flush (the save that names them
+    /// waits for it); a single `put` and the albums' save still wait. A trigger records the
+    /// `synchronous_commit` each statement ran under.
+    @Test func aCoverBatchCommitsWithoutWaitingForTheDiskAndASaveWaits() async throws {
+        let url = try await TestServer.freshDatabase()
+        let storage = try PostgresStorage(url: url)
+        try await storage.create()
+        let library = try await Library.open(storage, hub: NotificationHub())
+        _ = try psql(url, """
+            CREATE TABLE seen (tbl text, setting text);
+            CREATE FUNCTION note() RETURNS trigger LANGUAGE plpgsql AS $$
+              BEGIN INSERT INTO seen VALUES (TG_TABLE_NAME, current_setting('synchronous_commit')); RETURN NULL; END $$;
+            CREATE TRIGGER note AFTER INSERT ON albumkit_covers FOR EACH STATEMENT EXECUTE FUNCTION note();
+            CREATE TRIGGER note AFTER INSERT ON albumkit_albums FOR EACH STATEMENT EXECUTE FUNCTION note();
+            """)
+        let covers = (1...3).map { index in
+            let bytes = Data([0x89, 0x50, 0x4E, 0x47, UInt8(index)])
+            return (key: CoverKey(bytes: bytes, fileExtension: "png"), bytes: bytes)
+        }
+        #expect(try await storage.covers.insert(Array(covers[0...1])) == covers[0...1].map(\.key))
+        #expect(try psql(url, "SELECT tbl || ' ' || setting FROM seen") == "albumkit_covers off")
+        #expect(try await storage.covers.data(for: covers[1].key) == covers[1].bytes)
+
+        _ = try psql(url, "DELETE FROM seen")
+        _ = try await storage.covers.put(covers[2].bytes, fileExtension: "png")
+        try await library.add(AlbumRecord(title: "Low", artist: "David Bowie", genre: "Rock", year: "1977"))
+        let settings = try psql(url, "SELECT tbl || ' ' || setting FROM seen ORDER BY tbl").split(separator: "\n")
+        #expect(settings == ["albumkit_albums on", "albumkit_covers on"])
+    }
+
     private func psql(_ url: String, _ query: String) throws -> String {
         let result = try runProgram("/usr/bin/psql", [url, "-At", "-c", query])
         #expect(result.status == 0, "\(result.output)")

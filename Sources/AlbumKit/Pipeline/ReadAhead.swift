@@ -8,7 +8,9 @@ import Synchronization
 /// (``cancel()``) stops the reading.
 final class ReadAhead: Sendable {
     /// How many bytes of items may wait (a cover counts its bytes, anything else a little).
-    static let budget = 8 << 20
+    /// 2 MiB keeps both cores busy (a 10 000-album import took as long as with 8 MiB) and
+    /// holds less at the peak (that import's peak RSS: 74–75 MB, against 75–84 MB).
+    static let budget = 2 << 20
 
     private struct State {
         var waiting: [SourceItem] = []

@@ -8,9 +8,10 @@ import Foundation
 /// - ``data(for:)`` returns exactly the stored bytes, or nil when the key is unknown;
 ///   its batch form, `data(for keys:)`, does the same for many keys at once, one answer per key in
 ///   the order asked (a key asked twice is answered twice).
-/// - ``insert(_:)`` stores, as durably as a put, each cover of a batch that is not stored yet,
-///   and returns exactly those keys, each once, in the order given; when it throws, it has
-///   taken back what it stored.
+/// - ``insert(_:)`` stores each cover of a batch that is not stored yet, and returns exactly
+///   those keys, each once, in the order given; when it throws, it has taken back what it
+///   stored. What it stored is durable at the latest once the library's next save has
+///   committed.
 /// - The store lives with the library it belongs to and is safe to use from many tasks.
 public protocol CoverStore: Sendable {
     /// Stores `bytes` and returns their key.
@@ -30,9 +31,11 @@ public protocol CoverStore: Sendable {
     /// Where a person finds the stored cover (a file path, a table row), if anywhere.
     func location(of key: CoverKey) -> String?
     /// Stores each of `covers` — bytes already checked to hash to the key beside them — that
-    /// is not stored yet, as durably as ``put(_:fileExtension:)`` would, in one trip where the
-    /// store can (an import hands over its covers a batch at a time); returns the keys it newly
-    /// stored, each once, in the order given. When it throws, it has taken back what it stored.
+    /// is not stored yet, in one trip where the store can (an import hands over its covers a
+    /// batch at a time, then saves the albums naming them); returns the keys it newly stored,
+    /// each once, in the order given. They are durable at the latest once the library's next
+    /// save has committed: a store may let them wait for that save's flush instead of flushing
+    /// each batch. When it throws, it has taken back what it stored.
     func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey]
     /// The folder holding each cover as a plain file named `<sha256>.<ext>`, when the store
     /// keeps them so: an import then writes new covers straight into it (under their final
