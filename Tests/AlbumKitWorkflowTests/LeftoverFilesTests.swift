@@ -18,7 +18,6 @@ import Testing
         let dead = [
             ".library.json.tmp-\(Self.deadOwner)",
             "library.history/.1.json.tmp-\(Self.deadOwner)",
-            "covers/.\(String(repeating: "ab", count: 32)).png.tmp-\(Self.deadOwner)",
             ".albumkit-staging-\(Self.deadOwner)/\(String(repeating: "cd", count: 32)).png",
         ]
         let kept = ["notes.tmp-by-hand", ".hidden", "covers/README"]
@@ -51,6 +50,31 @@ import Testing
         try await library.add(AlbumRecord(title: "After The Crash", artist: "Survivor"))
 
         for name in dead { #expect(!exists(name, in: folder), "\(name) was left on \(backend)") }
+    }
+
+    /// The covers folder is swept by the work that writes or drops covers — import, restore,
+    /// `covers fetch`, `covers prune` — and only their own kind of leftover goes.
+    @Test(arguments: ["import", "restore", "fetch", "prune"]) func coverWorkSweepsTheCoversFolder(work: String) async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let configuration = workspace.configuration()
+        let library = try await Library.create(configuration, registry: Workspace.registry, hub: workspace.hub, seed: .starter)
+        let bundle = workspace.path("saved.tar.gz")
+        try await library.export(to: bundle)
+        let covers = configuration.libraryDirectory.appendingPathComponent("covers")
+        let dead = ".\(String(repeating: "ab", count: 32)).png.tmp-\(Self.deadOwner)"
+        let kept = ["README", ".hidden"]
+        for name in [dead] + kept { try plant(name, in: covers) }
+
+        switch work {
+        case "import": _ = try await library.importAlbums(from: [bundle], options: ImportOptions(onDuplicate: .keep))
+        case "restore": _ = try await library.restore(from: bundle, force: true)
+        case "fetch": _ = try await library.fetchCovers(of: [])
+        default: _ = try await library.pruneCovers()
+        }
+
+        #expect(!exists(dead, in: covers), "\(work) left a killed cover write's temporary file")
+        for name in kept { #expect(exists(name, in: covers), "\(work) removed \(name)") }
     }
 
     @Test func anExportSweepsOnlyItsOwnFilesLeftovers() async throws {

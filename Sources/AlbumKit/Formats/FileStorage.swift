@@ -58,12 +58,13 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         return writer
     }
 
-    /// Removes what a writer killed mid-save left: temporary library, step and cover files,
-    /// and cover staging folders (``LeftoverFiles``: only those no live process holds).
+    /// Removes what a writer killed mid-save left: temporary library and step files, and cover
+    /// staging folders (``LeftoverFiles``: only those no live process holds). The covers folder,
+    /// which may hold 100 000 files, is swept by the work that writes covers
+    /// (``LeftoverFiles/sweepCovers(of:)``), not by every save.
     private func sweepLeftovers() {
         LeftoverFiles.sweep(file.deletingLastPathComponent())
         LeftoverFiles.sweep(journal.folder)
-        if let store = covers as? DirectoryCoverStore { LeftoverFiles.sweep(store.folder) }
     }
 
     /// The file as it is now — remembered when unchanged since this process read or wrote it.

@@ -74,6 +74,7 @@ extension Library {
     /// waits for every fetch it started and returns what happened.
     public func fetchingCovers(_ body: () async throws -> Void) async throws -> CoverFetchSummary {
         let service = try makeCoverService()
+        LeftoverFiles.sweepCovers(of: storage.covers)
         let subscription = service.attach()
         defer { subscription.cancel() }
         do {
@@ -95,6 +96,7 @@ extension Library {
     /// nor in its undo/redo history, so an undo never brings back an album without its cover.
     /// Returns how many covers were removed and the bytes freed.
     public func pruneCovers() async throws -> (removed: Int, bytes: Int) {
+        LeftoverFiles.sweepCovers(of: storage.covers)
         let keep = try await change { albums, plan in
             var references = Set(try await albums.albums(in: 0..<(try await albums.count())).compactMap(\.coverUrl))
             for step in try await plan.writer.steps(plan.state.stepIDs).values {

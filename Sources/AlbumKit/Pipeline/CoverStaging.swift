@@ -47,9 +47,10 @@ struct CoverStaging {
     /// Staging for `store`: straight into it when `direct`, else into a new folder inside
     /// `parent` (created on the first cover). A restore that first backs the library up stages
     /// apart, so the backup holds none of the incoming covers. Staging folders a killed import
-    /// or restore left in `parent` are removed first.
+    /// or restore left in `parent`, and temporary cover files in the store's folder, are removed first.
     init(parent: URL, store: any CoverStore, direct: Bool = true) {
         LeftoverFiles.sweep(parent)
+        LeftoverFiles.sweepCovers(of: store)
         self.store = store
         if direct, let own = store.filesFolder {
             target = .storeFolder(own)

@@ -31,6 +31,14 @@ public enum LeftoverFiles {
         for name in leftovers { removeIfUnowned(folder.appendingPathComponent(name).path) }
     }
 
+    /// Removes the temporary cover files a killed cover write left in `store`'s folder of cover
+    /// files, if it keeps one. Import, restore, `covers fetch` and `covers prune` call it before
+    /// they write or drop covers: reading a folder of 100 000 covers costs a save of one album
+    /// more than the save itself, and a leftover there only takes space (no key names it).
+    public static func sweepCovers(of store: any CoverStore) {
+        if let folder = store.filesFolder { sweep(folder) }
+    }
+
     /// Makes the file or folder just created and open as `descriptor` its creator's: takes the
     /// lock (waiting out a sweep that is looking at it). False when a sweep removed it before the
     /// lock was taken: the caller makes another.
