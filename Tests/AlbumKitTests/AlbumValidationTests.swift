@@ -81,7 +81,8 @@ import Testing
         ]
         let albums = try fields.enumerated().map { try Album(id: AlbumID("k\($0.offset)"), title: $0.element.1, artist: $0.element.0, year: $0.element.2) }
         let keys = albums.map(\.duplicateKey) + ["david bowie\u{1F}low\u{1F}1977", "david bowie\u{1F}low", "", "kelvin\u{1F}a;b\u{1F}1",
-                                                 "kelvin\u{1F}a\u{037E}b\u{1F}1", "david bowie\u{1F}low\u{1F}1977\u{1F}", "a\u{1F}b\u{1F}2"]
+                                                 "kelvin\u{1F}a\u{037E}b\u{1F}1", "david bowie\u{1F}low\u{1F}1977\u{1F}", "a\u{1F}b\u{1F}2",
+                                                 "david bowie\u{1F}low\u{1F}197", "david bowie\u{1F}low\u{1F}19770", "david bowie\u{1F}low1977", "1977", "\u{1F}1977"]
         for album in albums {
             for key in keys {
                 #expect(album.hasDuplicateKey(key) == (album.duplicateKey == key), "\(album.artist) / \(album.title) / \(album.year) against \(key.debugDescription)")

@@ -64,7 +64,19 @@ public struct Album: Hashable, Sendable, Codable {
     /// Whether ``duplicateKey`` is `key`. A duplicate check asks this of every album of a
     /// library, so when `key` and the fields are ASCII it compares bytes without building the key.
     public func hasDuplicateKey(_ key: String) -> Bool {
-        asciiDuplicateKey(is: key) ?? (duplicateKey == key)
+        guard mayHaveDuplicateKey(key) else { return false }
+        return asciiDuplicateKey(is: key) ?? (duplicateKey == key)
+    }
+
+    /// False when the year, the key's last field, already tells this album apart — most albums
+    /// of a library, told apart in a few bytes. A year of digits only is its own key part.
+    private func mayHaveDuplicateKey(_ key: String) -> Bool {
+        let year = year.utf8
+        guard year.allSatisfy({ (0x30...0x39).contains($0) }) else { return true }
+        let key = key.utf8
+        guard key.count > year.count else { return false }
+        let separator = key.index(key.endIndex, offsetBy: -(year.count + 1))
+        return key[separator] == 0x1F && key[key.index(after: separator)...].elementsEqual(year)
     }
 
     /// Whether the ASCII key of this album is `key`, compared field by field (an ASCII field's
