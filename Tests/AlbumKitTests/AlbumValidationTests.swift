@@ -27,7 +27,8 @@ import Testing
         for valid in valid {
             #expect(AlbumID.isValid(valid), "\(valid) is a valid id")
         }
-        for invalid in ["", "12345", " lead", "trail ", "a\tb", "line\nbreak", "nul\u{0}", String(repeating: "x", count: 257)] {
+        for invalid in ["", "12345", " lead", "trail ", "\u{00A0}lead", "trail\u{3000}", "é ", "a\tb", "line\nbreak", "nul\u{0}", "del\u{7F}",
+                        String(repeating: "x", count: 257)] {
             #expect(!AlbumID.isValid(invalid), "\(invalid) is not a valid id")
         }
     }
@@ -46,6 +47,11 @@ import Testing
         ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/../../etc/passwd")),
         ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/a..png")),
         ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/sub/a.png")),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/é/a.png")),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/é..png")),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "ftp://é")),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "covers/")),
+        ("coverUrl", AlbumRecord(title: "T", artist: "A", coverUrl: "https://x/\u{7}")),
         ("id", AlbumRecord(id: "12345", title: "T", artist: "A")),
     ])
     func refusesWithAlbumAndFieldNamed(_ field: String, _ record: AlbumRecord) {
@@ -54,6 +60,12 @@ import Testing
         } throws: { error in
             let text = "\(error)"
             return (error as? AlbumKitError)?.kind == .invalidAlbum && text.contains("input.json #7") && text.contains("'\(field)'")
+        }
+    }
+
+    @Test func allowsCoverURLsOfEverySchemeCaseAndScript() throws {
+        for url in ["HTTP://X/a.png", "https://exämple.org/å.png", "File:///tmp/a.png", "covers/abc.png", "covers/é.png", "covers/a.b.png", "hTtPs://x"] {
+            #expect(try AlbumRecord(title: "T", artist: "A", coverUrl: url).validated(newID: "gen", label: "x").coverUrl == url, "\(url)")
         }
     }
 

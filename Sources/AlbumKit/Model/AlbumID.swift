@@ -30,8 +30,13 @@ public struct AlbumID: RawRepresentable, Hashable, Codable, Sendable, CustomStri
     /// fine (`"album:1/custom id"`).
     public static func isValid(_ text: String) -> Bool {
         guard !text.isEmpty, text.utf8.count <= 256 else { return false }
-        guard text.utf8.contains(where: { !(0x30...0x39).contains($0) }) else { return false }
-        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
+        let ends: (first: UInt8, last: UInt8)? = text.withUTF8Bytes { bytes in
+            guard bytes.contains(where: { !(0x30...0x39).contains($0) }), !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
+            return (bytes[0], bytes[bytes.count - 1])
+        }
+        guard let ends else { return false }
+        // An ASCII end is white space only as a space (the others are control characters, refused above).
+        if ends.first < 0x80 && ends.last < 0x80 { return ends.first != 0x20 && ends.last != 0x20 }
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return false }
         return !first.properties.isWhitespace && !last.properties.isWhitespace
     }
