@@ -109,7 +109,9 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     /// The bundle-relative reference albums use: `covers/<sha256>.<ext>`.
     public var bundlePath: String { "covers/\(fileName)" }
     public var description: String { fileName }
-    public static func < (lhs: CoverKey, rhs: CoverKey) -> Bool { lhs.fileName < rhs.fileName }
+    /// By digest, then extension: the order of their file names (a digest has 64 characters),
+    /// without building them (a sort of 100 000 keys built 3 million).
+    public static func < (lhs: CoverKey, rhs: CoverKey) -> Bool { (lhs.sha256, lhs.fileExtension) < (rhs.sha256, rhs.fileExtension) }
 
     /// Decodes `<sha256>.<ext>`.
     public init(from decoder: any Decoder) throws {

@@ -38,44 +38,65 @@ struct TextTable {
     /// The lines of the table, fitted to `width` columns when given; coloured when `colour`.
     func render(width: Int?, colour: Bool) -> [String] {
         let lines = [columns.map { Cell($0.header) }] + rows
+        // Each cell is measured once (a `list` of 100 000 albums measures 700 000 cells).
+        let measured = lines.map { $0.map { DisplayWidth.of($0.text) } }
         var shown = Array(columns.indices)
-        var widths = natural(shown, lines)
+        var widths = natural(shown, measured)
         if let width {
             shrink(&widths, shown, toFit: width)
             while total(widths) > width, let drop = shown.filter({ columns[$0].dropRank != nil }).min(by: { columns[$0].dropRank! < columns[$1].dropRank! }) {
                 shown.removeAll { $0 == drop }
-                widths = natural(shown, lines)
+                widths = natural(shown, measured)
                 shrink(&widths, shown, toFit: width)
             }
         }
-        return lines.map { cells in line(shown.map { cells[$0] }, shown: shown, widths: widths, width: width, colour: colour) }
+        return lines.indices.map { line(lines[$0], measured: measured[$0], shown: shown, widths: widths, width: width, colour: colour) }
     }
 
-    private func natural(_ shown: [Int], _ lines: [[Cell]]) -> [Int] {
-        shown.map { column in lines.map { DisplayWidth.of($0[column].text) }.max() ?? 0 }
+    private func natural(_ shown: [Int], _ measured: [[Int]]) -> [Int] {
+        shown.map { column in measured.lazy.map { $0[column] }.max() ?? 0 }
     }
 
     private func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + 2 * max(widths.count - 1, 0) }
 
-    private func line(_ cells: [Cell], shown: [Int], widths: [Int], width: Int?, colour: Bool) -> String {
+    /// One line: the `shown` cells padded to `widths`. Its plain text is built apart only when
+    /// it is coloured and must be measured against `width`.
+    private func line(_ cells: [Cell], measured: [Int], shown: [Int], widths: [Int], width: Int?, colour: Bool) -> String {
+        let measuresPlain = colour && width != nil
         var plain = ""
         var styled = ""
-        for (index, cell) in cells.enumerated() {
-            let isLast = index == cells.count - 1
-            let text = DisplayWidth.truncated(cell.text, to: widths[index])
-            let painted = colour ? cell.style.map { $0.apply(to: text) } ?? text : text
-            let padding = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(text)))
-            let (before, after) = columns[shown[index]].alignRight ? (padding, "") : ("", isLast ? "" : padding)
-            let gap = isLast ? "" : "  "
-            plain += before + text + after + gap
-            styled += before + painted + after + gap
+        for (index, column) in shown.enumerated() {
+            let cell = cells[column]
+            let isLast = index == shown.count - 1
+            let fits = measured[column] <= widths[index]
+            let text = fits ? cell.text : DisplayWidth.truncated(cell.text, to: widths[index])
+            let padding = max(0, widths[index] - (fits ? measured[column] : DisplayWidth.of(text)))
+            let (before, after) = columns[column].alignRight ? (padding, 0) : (0, isLast ? 0 : padding)
+            let gap = isLast ? 0 : 2
+            Self.appendSpaces(before, to: &styled)
+            styled += colour ? cell.style.map { $0.apply(to: text) } ?? text : text
+            Self.appendSpaces(after + gap, to: &styled)
+            if measuresPlain {
+                Self.appendSpaces(before, to: &plain)
+                plain += text
+                Self.appendSpaces(after + gap, to: &plain)
+            }
         }
         // An empty last cell leaves the gap before it: no trailing spaces.
-        while plain.hasSuffix(" ") { plain.removeLast() }
-        while styled.hasSuffix(" ") { styled.removeLast() }
+        while styled.utf8.last == UInt8(ascii: " ") { styled.removeLast() }
+        guard let width else { return styled }
+        if measuresPlain {
+            while plain.utf8.last == UInt8(ascii: " ") { plain.removeLast() }
+        } else {
+            plain = styled
+        }
         // A terminal narrower than the columns that never shrink: cut the line itself.
-        if let width, DisplayWidth.of(plain) > width { return DisplayWidth.truncated(plain, to: width) }
+        if DisplayWidth.of(plain) > width { return DisplayWidth.truncated(plain, to: width) }
         return styled
+    }
+
+    private static func appendSpaces(_ count: Int, to text: inout String) {
+        for _ in 0..<count { text.append(" ") }
     }
 
     /// Takes columns from the widest shrinking column, one at a time, until the table fits.
