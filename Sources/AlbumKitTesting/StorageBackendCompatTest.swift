@@ -286,6 +286,7 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(try await store.contains(key), "contains() must see a stored cover")
         let other = try await store.put(Data("other".utf8), fileExtension: "jpg")
         try expect(try await store.keys() == [key, other].sorted(), "keys() must list every cover, sorted")
+        try expect(try await store.keySet() == [key, other], "keySet() must hold the keys keys() lists")
         let sameDigestOtherType = CoverKey(sha256: key.sha256, fileExtension: "jpg")
         let unknown = CoverKey(bytes: Data("never stored".utf8), fileExtension: "png")
         let batch = try await store.data(for: [other, unknown, key, sameDigestOtherType, key])

@@ -75,9 +75,10 @@ import Testing
         let key = CoverKey(fileName: "covers/\(digest).PNG")
         #expect(key?.sha256 == digest.lowercased() && key?.fileExtension == "png")
         #expect(CoverKey(fileName: "\(digest).jpé")?.fileExtension == "jpé")
+        #expect(CoverKey(fileName: "\(digest).Jp2")?.fileExtension == "jp2")
         for name in [
             "\(digest.dropLast()).png", "\(digest)0.png", "\(digest.dropLast())g.png", "\(digest).", "\(digest)", "\(digest).p-g",
-            "\(digest).tar.gz", "\(digest).\u{301}png", "covers/\u{301}\(digest).png", ".png", "covers/covers/\(digest).png", "\(digest.dropLast())é.png",
+            "\(digest).tar.gz", "\(digest).p@g", "\(digest).p[g", "\(digest).p`g", "\(digest).p_g", "\(digest).\u{301}png", "covers/\u{301}\(digest).png", ".png", "covers/covers/\(digest).png", "\(digest.dropLast())é.png",
             String(repeating: "\u{FF41}", count: 64) + ".png",  // full-width "a": a hex digit to Character, not ASCII
         ] {
             #expect(CoverKey(fileName: name) == nil, "\(name)")

@@ -48,8 +48,14 @@ public struct DirectoryCoverStore: CoverStore {
     }
 
     public func keys() async throws -> [CoverKey] {
+        try await keySet().sorted()
+    }
+
+    /// The covers the folder's file names name, without sorting them (a third of `list` on
+    /// 100 000 covers went into the sort).
+    public func keySet() async throws -> Set<CoverKey> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.compactMap(CoverKey.init(fileName:)).sorted()
+        return Set(names.lazy.compactMap(CoverKey.init(fileName:)))
     }
 
     public func remove(_ key: CoverKey) async throws -> Int {

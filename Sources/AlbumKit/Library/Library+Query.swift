@@ -66,7 +66,7 @@ extension Library {
 
     /// How each album's cover stands, asking the store for its keys once.
     func coverStates() async -> @Sendable (Album) -> CoverState {
-        let stored = Set((try? await storage.covers.keys()) ?? [])
+        let stored = (try? await storage.covers.keySet()) ?? []
         let resolutions = memento.covers
         return { album in CoverState(of: album, resolutions: resolutions) { stored.contains($0) } }
     }

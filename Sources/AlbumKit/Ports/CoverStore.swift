@@ -8,6 +8,7 @@ import Foundation
 /// - ``data(for:)`` returns exactly the stored bytes, or nil when the key is unknown;
 ///   its batch form, `data(for keys:)`, does the same for many keys at once, one answer per key in
 ///   the order asked (a key asked twice is answered twice).
+/// - ``keys()`` lists every stored key once, sorted; ``keySet()`` holds the same keys.
 /// - ``insert(_:)`` stores each cover of a batch that is not stored yet, and returns exactly
 ///   those keys, each once, in the order given; when it throws, it has taken back what it
 ///   stored. What it stored is durable at the latest once the library's next save has
@@ -26,6 +27,9 @@ public protocol CoverStore: Sendable {
     func contains(_ key: CoverKey) async throws -> Bool
     /// Every stored key.
     func keys() async throws -> [CoverKey]
+    /// Every stored key, as a set: what judging many albums' covers at once needs (`list`),
+    /// without putting them in order.
+    func keySet() async throws -> Set<CoverKey>
     /// Drops `key`; returns how many bytes that freed (0 when it was not stored).
     func remove(_ key: CoverKey) async throws -> Int
     /// Where a person finds the stored cover (a file path, a table row), if anywhere.
@@ -46,6 +50,9 @@ public protocol CoverStore: Sendable {
 extension CoverStore {
     /// Stores that cannot name a place for a cover say nothing.
     public func location(of key: CoverKey) -> String? { nil }
+
+    /// The keys ``keys()`` lists.
+    public func keySet() async throws -> Set<CoverKey> { Set(try await keys()) }
 
     /// Stores that are not a folder of files take new covers through ``insert(_:)``.
     public var filesFolder: URL? { nil }
@@ -88,6 +95,12 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
 
     /// Parses `<64 hex>.<ext>` (or `covers/<64 hex>.<ext>`); nil for anything else.
     public init?(fileName: String) {
+        // The usual name, all ASCII, is read in place (every album of a library is judged by its key).
+        if let parsed = fileName.withUTF8Bytes(Self.parseASCII) {
+            guard let parsed else { return nil }
+            self = parsed
+            return
+        }
         let name = fileName.utf8.starts(with: "covers/".utf8) ? Substring(fileName.utf8.dropFirst(7)) : fileName[...]
         // The digest is checked byte by byte (every album of a library is judged by its key).
         guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")), let sha256 = SHA256Digest.lowercasedHex(name.utf8[..<dot]) else {
@@ -97,6 +110,21 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
         let fileExtension = Substring(name.utf8[name.utf8.index(after: dot)...])
         guard !fileExtension.isEmpty, fileExtension.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
         self.init(sha256: sha256, fileExtension: fileExtension.lowercased())
+    }
+
+    /// The key an ASCII name gives; `.some(nil)` when the name is no key; nil when its extension
+    /// is not ASCII (only the Unicode properties can judge that).
+    private static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> CoverKey?? {
+        let name = bytes.starts(with: "covers/".utf8) ? UnsafeBufferPointer(rebasing: bytes[7...]) : bytes
+        guard name.count > 65, name[64] == UInt8(ascii: "."), let sha256 = SHA256Digest.lowercasedHex(UnsafeBufferPointer(rebasing: name[..<64])) else {
+            return .some(nil)
+        }
+        let fileExtension = UnsafeBufferPointer(rebasing: name[65...])
+        if fileExtension.contains(where: { $0 >= 0x80 }) { return nil }
+        func isLetterOrDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) }
+        guard fileExtension.allSatisfy(isLetterOrDigit) else { return .some(nil) }
+        // Setting bit 0x20 lower-cases a letter and keeps a digit.
+        return CoverKey(sha256: sha256, fileExtension: String(decoding: fileExtension.lazy.map { $0 | 0x20 }, as: UTF8.self))
     }
 
     /// The key `bytes` get when stored with `fileExtension`.
