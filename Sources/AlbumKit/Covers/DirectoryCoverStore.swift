@@ -55,7 +55,9 @@ public struct DirectoryCoverStore: CoverStore {
     /// 100 000 covers went into the sort).
     public func keySet() async throws -> Set<CoverKey> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return Set(names.lazy.compactMap(CoverKey.init(fileName:)))
+        var keys = Set<CoverKey>(minimumCapacity: names.count)
+        for name in names { if let key = CoverKey(fileName: name) { keys.insert(key) } }
+        return keys
     }
 
     public func remove(_ key: CoverKey) async throws -> Int {

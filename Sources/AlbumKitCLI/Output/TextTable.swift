@@ -65,6 +65,8 @@ struct TextTable {
         let measuresPlain = colour && width != nil
         var plain = ""
         var styled = ""
+        // Room for the whole line at once (it is appended to cell by cell).
+        styled.reserveCapacity(widths.reduce(2 * widths.count, +) + cells.reduce(0) { $0 + $1.text.utf8.count })
         for (index, column) in shown.enumerated() {
             let cell = cells[column]
             let isLast = index == shown.count - 1
