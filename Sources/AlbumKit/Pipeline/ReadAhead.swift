@@ -52,7 +52,8 @@ final class ReadAhead: Sendable {
                 state.head += 1
                 state.bytes -= Self.size(of: item)
                 if state.head == state.waiting.count {
-                    state.waiting.removeAll(keepingCapacity: true)
+                    // A burst of thousands of albums (a bundle's list) leaves no room held behind it.
+                    state.waiting.removeAll(keepingCapacity: state.waiting.count <= 256)
                     state.head = 0
                 } else if state.head >= 1024, state.head * 2 >= state.waiting.count {
                     state.waiting.removeFirst(state.head)

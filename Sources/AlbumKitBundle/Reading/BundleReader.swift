@@ -67,7 +67,8 @@ final class BundleReader {
     /// The next item, or nil when the bundle has been read and checked to its end.
     func next() throws(AlbumKitError) -> Item? {
         while pendingIndex == pending.count {
-            pending.removeAll(keepingCapacity: true)
+            // Kept for the next entry's few items, not after an album list's thousands.
+            pending.removeAll(keepingCapacity: pending.count <= 64)
             pendingIndex = 0
             if finished { return nil }
             try step()
