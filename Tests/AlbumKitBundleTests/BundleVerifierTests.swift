@@ -48,6 +48,28 @@ import Testing
         #expect(problems.first { $0.hasPrefix("album \(entry) albums.json #8") }?.contains("control character") == true)
     }
 
+    /// `checksums.sha256` lines in either case of hex, CRLF endings and binary mode are read as
+    /// `sha256sum -c` reads them; a wrong digest is reported with both digests in lower case.
+    @Test func checksumLinesAreReadAsSha256sumReadsThem() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        var entries = try SampleBundle().entries()
+        guard case .file(let sums) = entries.last!.kind else { throw FixtureError("no checksums") }
+        var lines = String(decoding: sums, as: UTF8.self).split(separator: "\n").map(String.init)
+        let manifest = lines.firstIndex { $0.hasSuffix("  manifest.json") }!
+        let actual = String(lines[manifest].prefix(64))
+        lines[manifest] = String(repeating: "AB", count: 32) + " *manifest.json"
+        let albums = lines.firstIndex { $0.hasSuffix("  albums.json") }!
+        lines[albums] = lines[albums].prefix(64).uppercased() + lines[albums].dropFirst(64)
+        entries[entries.count - 1] = .file("checksums.sha256", lines.joined(separator: "\r\n") + "\r\n")
+        let output = workspace.path("sums.tgz")
+        try PythonArchive.write(entries, kind: "tgz", to: output)
+
+        let problems = try await BundleVerifier.problems(in: output, limits: Limits())
+        let says = String(repeating: "ab", count: 32)
+        #expect(problems == ["\(output.path) entry manifest.json: its SHA-256 is \(actual), but checksums.sha256 line \(manifest + 1) says \(says)"])
+    }
+
     /// A hostile entry ends the reading; what was found before it is kept, and it comes last.
     @Test func aHostileEntryEndsTheReadingAsTheLastProblem() async throws {
         let workspace = try Workspace()

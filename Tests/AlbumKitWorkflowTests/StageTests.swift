@@ -1,5 +1,6 @@
 import AlbumKit
 import Foundation
+import Synchronization
 import Testing
 
 /// Stages registered by a program exactly as the built-ins are, run by the real pipeline.
@@ -46,8 +47,28 @@ import Testing
         }
     }
 
+    /// Reads each carried cover from the file its payload names, as a stage of a program may.
+    struct CoverFileCheck: ImportStage {
+        let seen: CoversSeen
+        var name: String { "cover-file-check" }
+        mutating func process(_ item: ImportItem) async throws -> StageDecision {
+            if let cover = item.cover { seen.note(cover.key, try cover.bytes()) }
+            return .pass(item)
+        }
+    }
+
+    /// What ``CoverFileCheck`` read.
+    final class CoversSeen: Sendable {
+        private let list = Mutex<[(key: CoverKey, bytes: Data?)]>([])
+        func note(_ key: CoverKey, _ bytes: Data?) { list.withLock { $0.append((key, bytes)) } }
+        var all: [(key: CoverKey, bytes: Data?)] { list.withLock { $0 } }
+    }
+
+    static let coversSeen = CoversSeen()
+
     static let registry: AdapterRegistry = {
         var registry = Workspace.registry
+        registry.register(ImportStageFactory(name: "cover-file-check", summary: "test") { _ in CoverFileCheck(seen: coversSeen) })
         registry.register(ImportStageFactory(name: "genre-rewrite", summary: "test") { _ in GenreRewrite() })
         registry.register(ImportStageFactory(name: "before-1970", summary: "test") { _ in Before1970() })
         registry.register(ImportStageFactory(name: "explodes", summary: "test") { _ in ThrowsOnThird() })
@@ -80,6 +101,22 @@ import Testing
         #expect(imported.map(\.genre) == ["Rewritten", "Rewritten", "Rewritten", "Rewritten"])
         try await library.undo()
         #expect(try await library.albums() == before)
+    }
+
+    @Test func aStageReadsEachCarriedCoverFromItsFile() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let bundle = workspace.path("starter.tar.gz")
+        try await library(workspace, stages: ["validate"]).export(to: bundle)
+        let other = try Workspace()
+        defer { other.remove() }
+        let configuration = other.configuration(stages: ["validate", "normalize", "dedupe", "covers", "cover-file-check"])
+        _ = try await Library.create(configuration, registry: Self.registry, hub: other.hub).importAlbums(from: [bundle])
+        let seen = Self.coversSeen.all
+        #expect(!seen.isEmpty)
+        for (key, bytes) in seen {
+            #expect(bytes.map { CoverKey(bytes: $0, fileExtension: key.fileExtension) } == key, "\(key): \(bytes?.count ?? -1) bytes read")
+        }
     }
 
     @Test func droppedAlbumsShowInTheDryRunPlanAndStayOut() async throws {

@@ -33,6 +33,8 @@ struct CoverStaging {
 
     private let store: any CoverStore
     private let target: Target
+    /// The path of the target's folder, made once (not a URL's path per cover).
+    private let folderPath: String
     /// The covers this work added (to the store, or to the staging folder), in order.
     private var written: [CoverKey] = []
     /// The covers already dealt with: those written as files, or handed to the store in a batch.
@@ -59,24 +61,29 @@ struct CoverStaging {
         } else {
             target = .stagingFolder(parent.appendingPathComponent("\(LeftoverFiles.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
         }
+        switch target {
+        case .storeFolder(let folder), .stagingFolder(let folder): folderPath = folder.path
+        case .store: folderPath = ""
+        }
     }
 
-    /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns the file they wait in
-    /// (nil when the store held them before this work began, or takes them as bytes).
+    /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns the folder they wait
+    /// in, under `key.fileName` (nil when the store held them before this work began, or takes
+    /// them as bytes).
     mutating func stage(_ bytes: Data, key: CoverKey) async throws -> URL? {
         switch target {
         case .storeFolder(let folder), .stagingFolder(let folder):
-            let url = folder.appendingPathComponent(key.fileName)
-            if seen.contains(key) { return url }
+            if seen.contains(key) { return folder }
+            let path = CoverFiles.path(of: key, inFolder: folderPath)
             if case .stagingFolder = target {
                 guard try await !store.contains(key) else { return nil }
-                _ = try write(bytes, to: url)
+                _ = try write(bytes, toPath: path, in: folder)
             } else {
-                guard try write(bytes, to: url) else { return nil }
+                guard try write(bytes, toPath: path, in: folder) else { return nil }
             }
             written.append(key)
             seen.insert(key)
-            return url
+            return folder
         case .store:
             guard seen.insert(key).inserted else { return nil }
             batch.append((key, bytes))
@@ -169,16 +176,16 @@ struct CoverStaging {
 
     // MARK: - Files
 
-    /// Writes a new cover file (see ``CoverFiles/write(_:to:)``), making its folder first.
-    private mutating func write(_ bytes: Data, to url: URL) throws -> Bool {
+    /// Writes a new cover file (see ``CoverFiles/write(_:toPath:)``), making its folder first.
+    private mutating func write(_ bytes: Data, toPath path: String, in folder: URL) throws -> Bool {
         if !folderMade {
             switch target {
-            case .stagingFolder(let folder): staging = try OwnedFolder(at: folder)
-            default: try AtomicFile.makeFolder(url.deletingLastPathComponent())
+            case .stagingFolder: staging = try OwnedFolder(at: folder)
+            default: try AtomicFile.makeFolder(folder)
             }
             folderMade = true
         }
-        return try CoverFiles.write(bytes, toPath: url.path)
+        return try CoverFiles.write(bytes, toPath: path)
     }
 
     /// Removes the staging folder and forgets what waited in it.

@@ -43,8 +43,8 @@ struct InputReader {
                 contents.items.append(ImportItem(record: record, label: label, input: input.path))
             case .cover(let path, let bytes):
                 let key = try checkedKey(bytes, path: path, input: input)
-                let file = try await staging?.stage(bytes, key: key)
-                carried[path] = CoverPayload(key: key, file: file)
+                let folder = try await staging?.stage(bytes, key: key)
+                carried[path] = CoverPayload(key: key, inFolder: folder)
                 contents.coversRead += 1
             case .state(let carriedState):
                 state = carriedState

@@ -90,17 +90,37 @@ public struct ImportItem: Sendable, Hashable {
 /// Cover bytes an input carried (checked against their SHA-256 name), stored until the import
 /// commits (and taken out again if the album carrying them does not arrive).
 public struct CoverPayload: Sendable, Hashable {
+    /// Where the bytes wait: a file named as given, or a folder they are in under their key's file name.
+    private enum Place: Sendable, Hashable {
+        case file(URL?)
+        case folder(URL)
+    }
+
     /// The key the bytes are stored under (their SHA-256 and image type).
     public let key: CoverKey
-    /// The file the bytes are in; nil when the library already stored them, when its cover
-    /// store is not a folder of files (a database), or in a dry run (which checks the bytes
-    /// and keeps none).
-    public let file: URL?
+    private let place: Place
 
     /// A payload of `key` waiting in `file`.
     public init(key: CoverKey, file: URL?) {
         self.key = key
-        self.file = file
+        place = .file(file)
+    }
+
+    /// A payload of `key` waiting in `folder` under `key.fileName`: the URL is made when asked
+    /// for (an import of 100 000 covers held 100 000 URLs, 30 MB, that nobody asked for).
+    init(key: CoverKey, inFolder folder: URL?) {
+        self.key = key
+        place = folder.map { .folder($0) } ?? .file(nil)
+    }
+
+    /// The file the bytes are in; nil when the library already stored them, when its cover
+    /// store is not a folder of files (a database), or in a dry run (which checks the bytes
+    /// and keeps none).
+    public var file: URL? {
+        switch place {
+        case .file(let file): file
+        case .folder(let folder): folder.appendingPathComponent(key.fileName)
+        }
     }
 
     /// The bytes, when they are in a file.

@@ -7,7 +7,7 @@ struct ChecksumList {
     /// One line: the path it names, the digest it expects, and its 1-based line number.
     struct Line {
         let path: EntryPath
-        let digest: String
+        let digest: EntryDigest
         let number: Int
     }
 
@@ -16,23 +16,26 @@ struct ChecksumList {
 
     let lines: [Line]
 
-    /// Parses the list; `subject` names the entry in errors.
+    /// Parses the list line by line from its bytes (a list of 100 000 covers is 10 MB: it is
+    /// never copied whole into a string); `subject` names the entry in errors.
     init(parsing data: Data, subject: String) throws(AlbumKitError) {
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw AlbumKitError(.unreadableInput, "\(subject): not UTF-8 text")
-        }
         var lines: [Line] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = line.hasSuffix("\r") ? line.dropLast() : line
+        let bytes = [UInt8](data)
+        var number = 0
+        for var line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if line.isEmpty { continue }
-            let digest = line.prefix(64)
-            let rest = line.dropFirst(64)
-            guard digest.count == 64, digest.allSatisfy(\.isHexDigit), rest.hasPrefix("  ") || rest.hasPrefix(" *") else {
-                throw AlbumKitError(.unreadableInput, "\(subject) line \(index + 1): not a sha256sum line ('\(line.prefix(80))')")
+            guard let text = String(validating: line, as: UTF8.self) else {
+                throw AlbumKitError(.unreadableInput, "\(subject): not UTF-8 text")
             }
-            let name = String(rest.dropFirst(2))
-            let path = try EntryPath(name, subject: "\(subject) line \(index + 1)")
-            lines.append(Line(path: path, digest: digest.lowercased(), number: index + 1))
+            let separator = line.dropFirst(64).prefix(2)
+            guard let digest = EntryDigest(hex: line.prefix(64)), separator.elementsEqual("  ".utf8) || separator.elementsEqual(" *".utf8) else {
+                throw AlbumKitError(.unreadableInput, "\(subject) line \(number): not a sha256sum line ('\(text.prefix(80))')")
+            }
+            let name = String(decoding: line.dropFirst(66), as: UTF8.self)
+            let path = try EntryPath(name, subject: "\(subject) line \(number)")
+            lines.append(Line(path: path, digest: digest, number: number))
         }
         self.lines = lines
     }
