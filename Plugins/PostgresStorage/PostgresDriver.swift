@@ -30,8 +30,13 @@ public struct PostgresDriver: RowStoreDriver {
     /// PostgreSQL trying to compress each one first (in a 10 000-album import with 30 KB covers,
     /// the server's `pglz_compress` took 16% of all samples, the machine being half idle).
     public var storageTuning: [String] { ["ALTER TABLE albumkit_covers ALTER COLUMN bytes SET STORAGE EXTERNAL"] }
-    /// A commit that does not wait for the WAL flush; the next one that waits flushes it too.
-    public var deferredDurability: String? { "SET LOCAL synchronous_commit = off" }
+    /// A commit that does not wait for the WAL flush. The barrier rewrites the one schema row as
+    /// it is: a transaction that writes no WAL of its own commits without waiting even when
+    /// synchronous, so it must write something; its commit flushes the WAL up to it, the relaxed
+    /// commits before it included.
+    public var deferredDurability: DeferredDurability? {
+        DeferredDurability(relaxing: "SET LOCAL synchronous_commit = off", barrier: "UPDATE albumkit_schema SET version = version")
+    }
 
     public func exists() async throws -> Bool {
         let connection = try await login()

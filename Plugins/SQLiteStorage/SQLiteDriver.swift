@@ -25,7 +25,7 @@ public struct SQLiteDriver: RowStoreDriver {
     /// None: SQLite stores a blob as it is.
     public var storageTuning: [String] { [] }
     /// A commit in WAL mode with `synchronous = NORMAL` does not wait for the disk.
-    public var deferredDurability: String? { nil }
+    public var deferredDurability: DeferredDurability? { nil }
 
     /// A file that holds no table at all is no library: it is what a `create` killed before
     /// its commit leaves (SQLite made the file; the schema's transaction never committed).

@@ -2,7 +2,7 @@ import AlbumKit
 import Foundation
 
 /// The covers of a ``RowStore``: blobs in table `albumkit_covers`, one row per SHA-256 and
-/// extension; each call is one statement, atomic by itself.
+/// extension; each call is atomic by itself (one statement, or one transaction for a batch).
 struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
     let store: RowStore<Driver>
 
@@ -35,8 +35,10 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
 
     /// One statement for the batch: `ON CONFLICT DO NOTHING` skips a cover already stored,
     /// and `RETURNING` names the rows it added. Atomic by itself, so a failure stores none.
-    /// Where the engine can (``RowStoreDriver/deferredDurability``), its commit does not wait
-    /// for the disk: the save that names the covers waits for them too.
+    /// Where the engine can (``RowStoreDriver/deferredDurability``), it runs in a transaction
+    /// whose commit does not wait for the disk; ``makeDurable()`` waits once for every batch.
+    /// A connection lost while committing may leave a batch stored although this throws: covers
+    /// no album names, garbage for `covers prune`.
     func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
         var seen = Set<CoverKey>()
         let unique = covers.filter { seen.insert($0.key).inserted }
@@ -46,7 +48,7 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
         let added = try await store.withReader(transaction: false) { reader in
             if let deferred {
                 try await reader.connection.execute("BEGIN", [])
-                try await reader.connection.execute(deferred, [])
+                try await reader.connection.execute(deferred.relaxing, [])
             }
             let added = try await reader.connection.query(RowStoreSQL.insertCovers(unique.count), arguments) {
                 CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1))
@@ -56,6 +58,13 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
         }
         let addedKeys = Set(added)
         return unique.map(\.key).filter(addedKeys.contains)
+    }
+
+    /// Runs the engine's barrier, whose commit waits for the disk and with it for every batch
+    /// committed before; nothing where commits never wait.
+    func makeDurable() async throws {
+        guard let deferred = store.driver.deferredDurability else { return }
+        try await store.withReader(transaction: false) { reader in try await reader.connection.execute(deferred.barrier, []) }
     }
 
     func contains(_ key: CoverKey) async throws -> Bool {

@@ -62,13 +62,26 @@ public protocol RowStoreDriver: Sendable {
     /// transaction, that change how the engine stores the tables and never what they hold (so
     /// no schema version records them, and a library made without them reads the same).
     var storageTuning: [String] { get }
-    /// A statement that, run first in a transaction, lets that transaction's commit return
-    /// before its changes reach the disk; they become durable with the next commit that waits
-    /// for the disk, whichever connection makes it, because the engine writes its log in order
-    /// (PostgreSQL: `SET LOCAL synchronous_commit = off`). Nil when a commit does not wait for
-    /// the disk anyway (SQLite in WAL mode with `synchronous = NORMAL`). A batch of covers an
-    /// import stores before the commit that names them uses it: that commit makes them durable.
-    var deferredDurability: String? { get }
+    /// How a batch of covers may commit without waiting for the disk, and how the waiting is
+    /// done afterwards once for all of them; nil when a commit does not wait for the disk anyway
+    /// (SQLite in WAL mode with `synchronous = NORMAL`).
+    var deferredDurability: DeferredDurability? { get }
     /// The ``AlbumKitError`` for a failure on this library.
     func describe(_ error: any Error) -> AlbumKitError
+}
+
+/// Commits that return before their changes reach the disk, made durable together later: the
+/// engine writes its log in order, so one commit that waits for the disk makes every commit
+/// before it durable too, whichever connection made them.
+public struct DeferredDurability: Sendable {
+    /// Run first in a transaction: its commit returns without waiting for the disk.
+    public var relaxing: String
+    /// A statement whose commit waits for the disk (it must write something to the log).
+    public var barrier: String
+
+    /// Commits relaxed by `relaxing`, made durable by running `barrier`.
+    public init(relaxing: String, barrier: String) {
+        self.relaxing = relaxing
+        self.barrier = barrier
+    }
 }

@@ -296,6 +296,10 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(try await store.remove(key) == bytes.count, "remove() must report the bytes freed")
         try expect(try await store.contains(key) == false, "a removed cover must be gone")
         try expect(try await store.data(for: key) == nil, "a removed cover must read as nil")
+        let asJPEG = try await store.put(bytes, fileExtension: "jpg")
+        let asPNG = try await store.put(bytes, fileExtension: "png")
+        try expect(try await store.keys() == [other, asJPEG, asPNG].sorted { $0.fileName < $1.fileName },
+                   "keys() must list every cover once, in the order of their file names (one digest, two types: two covers)")
     }
 
     private func coverBatchStoresOnlyNewCovers(_ backend: any StorageBackend) async throws {
@@ -310,6 +314,7 @@ public struct StorageBackendCompatTest: Sendable {
         let added = try await store.insert(Array(batch))
         try expect(added == covers[5..<20].map(\.key).filter { $0 != stored },
                    "insert() must return the covers it newly stored, each once, in the order given: \(added.count) returned")
+        try await store.makeDurable()
         try expect(try await store.keys() == covers[5..<20].map(\.key).sorted(), "insert() must store every new cover of the batch, and each once")
         for cover in covers[5..<20] {
             try expect(try await store.data(for: cover.key) == cover.bytes, "a cover stored by insert() must read back exactly")

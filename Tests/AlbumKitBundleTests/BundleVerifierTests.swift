@@ -70,6 +70,27 @@ import Testing
         #expect(problems == ["\(output.path) entry manifest.json: its SHA-256 is \(actual), but checksums.sha256 line \(manifest + 1) says \(says)"])
     }
 
+    /// A byte order mark before the first line is skipped; a name that is not UTF-8 is refused
+    /// naming its line.
+    @Test func aChecksumListWithAByteOrderMarkIsReadAndANameNotInUTF8IsRefused() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        var entries = try SampleBundle().entries()
+        guard case .file(let sums) = entries.last!.kind else { throw FixtureError("no checksums") }
+        entries[entries.count - 1] = TestEntry("checksums.sha256", .file(Data([0xEF, 0xBB, 0xBF]) + sums))
+        let marked = workspace.path("marked.tgz")
+        try PythonArchive.write(entries, kind: "tgz", to: marked)
+        #expect(try await BundleVerifier.problems(in: marked, limits: Limits()) == [])
+
+        let broken = sums + Data(String(repeating: "0", count: 64).utf8) + Data([0x20, 0x20, 0x61, 0xFF, 0x0A])
+        entries[entries.count - 1] = TestEntry("checksums.sha256", .file(broken))
+        let output = workspace.path("broken.tgz")
+        try PythonArchive.write(entries, kind: "tgz", to: output)
+        let lines = sums.split(separator: 0x0A).count
+        #expect(try await BundleVerifier.problems(in: output, limits: Limits())
+            == ["\(output.path) entry checksums.sha256 line \(lines + 1): the name is not UTF-8 text"])
+    }
+
     /// A hostile entry ends the reading; what was found before it is kept, and it comes last.
     @Test func aHostileEntryEndsTheReadingAsTheLastProblem() async throws {
         let workspace = try Workspace()

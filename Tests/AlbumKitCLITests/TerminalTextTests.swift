@@ -72,3 +72,17 @@ import Testing
         #expect(export.facts(seconds: 3) == ["5 albums"], "nothing written yet is no reading at all")
     }
 }
+
+/// A table line ends without spaces, but keeps every character of its text: a space after a
+/// prepended mark (U+0600) is part of one character with it.
+@Suite struct TextTableTests {
+    @Test func trailingSpacesGoAndEveryCharacterStays() {
+        var table = TextTable(columns: [TextTable.Column(header: "TITLE"), TextTable.Column(header: "NOTE")])
+        table.rows = [[TextTable.Cell("Low"), TextTable.Cell("")], [TextTable.Cell("x\u{0600} "), TextTable.Cell("")]]
+        for colour in [false, true] {
+            let lines = table.render(width: 80, colour: colour)
+            #expect(lines == ["TITLE  NOTE", "Low", "x\u{0600}"], "\(lines.map(\.debugDescription))")
+        }
+        #expect(table.render(width: nil, colour: false) == ["TITLE  NOTE", "Low", "x\u{0600}"])
+    }
+}

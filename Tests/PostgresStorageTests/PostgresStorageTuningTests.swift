@@ -53,6 +53,20 @@ struct PostgresStorageTuningTests {
         #expect(settings == ["albumkit_albums on", "albumkit_covers on"])
     }
 
+    /// `makeDurable()` waits until the WAL is on disk up to where it stood after the batches.
+    /// (Without it the flush usually lags an asynchronous commit by up to `wal_writer_delay`,
+    /// but another session's commit may flush it first: this check can only fail often, not always.)
+    @Test func makeDurableFlushesTheWALPastTheBatches() async throws {
+        let url = try await TestServer.freshDatabase()
+        let storage = try PostgresStorage(url: url)
+        try await storage.create()
+        let bytes = Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        _ = try await storage.covers.insert([(CoverKey(bytes: bytes, fileExtension: "png"), bytes)])
+        let written = try psql(url, "SELECT pg_current_wal_insert_lsn()")
+        try await storage.covers.makeDurable()
+        #expect(try psql(url, "SELECT pg_current_wal_flush_lsn() >= '\(written)'::pg_lsn") == "t")
+    }
+
     private func psql(_ url: String, _ query: String) throws -> String {
         let result = try runProgram("/usr/bin/psql", [url, "-At", "-c", query])
         #expect(result.status == 0, "\(result.output)")

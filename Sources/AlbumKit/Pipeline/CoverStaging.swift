@@ -103,6 +103,12 @@ struct CoverStaging {
             try await flushBatch()
             let (chosen, dropped) = split(keys)
             await rollback(dropped)
+            do {
+                try await store.makeDurable()
+            } catch {
+                await rollback(chosen)
+                throw error
+            }
             return chosen
         case .stagingFolder(let folder):
             defer { removeStagingFolder(folder) }
@@ -167,6 +173,7 @@ struct CoverStaging {
                 }
                 added += try await store.insert(covers)
             }
+            try await store.makeDurable()
         } catch {
             await rollback(added)
             throw error

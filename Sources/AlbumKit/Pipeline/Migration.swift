@@ -67,6 +67,7 @@ public struct Migration: Sendable {
 
     /// Copies the covers the destination lacks; returns the bytes copied.
     private func copyCovers(_ keys: [CoverKey]) async throws -> Int64 {
+        LeftoverFiles.sweepCovers(of: destination.covers)
         var copied: Int64 = 0
         for (number, key) in keys.enumerated() where try await !destination.covers.contains(key) {
             guard let bytes = try await source.covers.data(for: key) else {

@@ -11,8 +11,7 @@ import Foundation
 /// - ``keys()`` lists every stored key once, sorted; ``keySet()`` holds the same keys.
 /// - ``insert(_:)`` stores each cover of a batch that is not stored yet, and returns exactly
 ///   those keys, each once, in the order given; when it throws, it has taken back what it
-///   stored. What it stored is durable at the latest once the library's next save has
-///   committed.
+///   stored. What it stored is durable once ``makeDurable()`` has returned.
 /// - The store lives with the library it belongs to and is safe to use from many tasks.
 public protocol CoverStore: Sendable {
     /// Stores `bytes` and returns their key.
@@ -36,11 +35,13 @@ public protocol CoverStore: Sendable {
     func location(of key: CoverKey) -> String?
     /// Stores each of `covers` — bytes already checked to hash to the key beside them — that
     /// is not stored yet, in one trip where the store can (an import hands over its covers a
-    /// batch at a time, then saves the albums naming them); returns the keys it newly stored,
-    /// each once, in the order given. They are durable at the latest once the library's next
-    /// save has committed: a store may let them wait for that save's flush instead of flushing
-    /// each batch. When it throws, it has taken back what it stored.
+    /// batch at a time); returns the keys it newly stored, each once, in the order given. They
+    /// are durable once ``makeDurable()`` has returned: a store may leave each batch to that one
+    /// flush instead of flushing every batch. When it throws, it has taken back what it stored.
     func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey]
+    /// Makes every cover ``insert(_:)`` stored so far durable (before the albums naming them
+    /// are saved).
+    func makeDurable() async throws
     /// The folder holding each cover as a plain file named `<sha256>.<ext>`, when the store
     /// keeps them so: an import then writes new covers straight into it (under their final
     /// names, flushed before the albums naming them are committed), instead of calling ``insert(_:)``.
@@ -64,6 +65,9 @@ extension CoverStore {
         for key in keys { answers.append(try await data(for: key)) }
         return answers
     }
+
+    /// Stores whose ``insert(_:)`` is as durable as a put have nothing left to do.
+    public func makeDurable() async throws {}
 
     /// Asks ``contains(_:)`` and ``put(_:fileExtension:)`` cover by cover.
     public func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {

@@ -91,7 +91,7 @@ public struct ImportItem: Sendable, Hashable {
 /// commits (and taken out again if the album carrying them does not arrive).
 public struct CoverPayload: Sendable, Hashable {
     /// Where the bytes wait: a file named as given, or a folder they are in under their key's file name.
-    private enum Place: Sendable, Hashable {
+    private enum Place: Sendable {
         case file(URL?)
         case folder(URL)
     }
@@ -121,6 +121,14 @@ public struct CoverPayload: Sendable, Hashable {
         case .file(let file): file
         case .folder(let folder): folder.appendingPathComponent(key.fileName)
         }
+    }
+
+    /// Payloads are equal when they hold the same key in the same file, however they were made.
+    public static func == (lhs: CoverPayload, rhs: CoverPayload) -> Bool { lhs.key == rhs.key && lhs.file == rhs.file }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(file)
     }
 
     /// The bytes, when they are in a file.

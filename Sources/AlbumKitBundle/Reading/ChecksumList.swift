@@ -17,26 +17,32 @@ struct ChecksumList {
     let lines: [Line]
 
     /// Parses the list line by line from its bytes (a list of 100 000 covers is 10 MB: it is
-    /// never copied whole into a string); `subject` names the entry in errors.
+    /// never copied whole into a string), as `sha256sum -c` reads it: LF or CRLF line ends, a
+    /// byte order mark skipped; `subject` names the entry in errors.
     init(parsing data: Data, subject: String) throws(AlbumKitError) {
         var lines: [Line] = []
-        let bytes = [UInt8](data)
         var number = 0
-        for var line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var rest = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+            var line = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
             number += 1
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if line.isEmpty { continue }
-            guard let text = String(validating: line, as: UTF8.self) else {
-                throw AlbumKitError(.unreadableInput, "\(subject): not UTF-8 text")
-            }
-            let separator = line.dropFirst(64).prefix(2)
-            guard let digest = EntryDigest(hex: line.prefix(64)), separator.elementsEqual("  ".utf8) || separator.elementsEqual(" *".utf8) else {
-                throw AlbumKitError(.unreadableInput, "\(subject) line \(number): not a sha256sum line ('\(text.prefix(80))')")
-            }
-            let name = String(decoding: line.dropFirst(66), as: UTF8.self)
-            let path = try EntryPath(name, subject: "\(subject) line \(number)")
-            lines.append(Line(path: path, digest: digest, number: number))
+            lines.append(try Self.line(line, number: number, subject: subject))
         }
         self.lines = lines
+    }
+
+    private static func line(_ line: Data, number: Int, subject: String) throws(AlbumKitError) -> Line {
+        let separator = line.dropFirst(64).prefix(2)
+        guard let digest = EntryDigest(hex: line.prefix(64)), separator.elementsEqual("  ".utf8) || separator.elementsEqual(" *".utf8) else {
+            throw AlbumKitError(.unreadableInput, "\(subject) line \(number): not a sha256sum line ('\(String(decoding: line, as: UTF8.self).prefix(80))')")
+        }
+        guard let name = String(validating: line.dropFirst(66), as: UTF8.self) else {
+            throw AlbumKitError(.unreadableInput, "\(subject) line \(number): the name is not UTF-8 text")
+        }
+        return Line(path: try EntryPath(name, subject: "\(subject) line \(number)"), digest: digest, number: number)
     }
 }

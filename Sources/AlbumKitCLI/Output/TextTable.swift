@@ -85,10 +85,11 @@ struct TextTable {
             }
         }
         // An empty last cell leaves the gap before it: no trailing spaces.
-        while styled.utf8.last == UInt8(ascii: " ") { styled.removeLast() }
+        // By scalar: a space can end a character (after a prepended mark), which must stay.
+        while styled.utf8.last == UInt8(ascii: " ") { styled.unicodeScalars.removeLast() }
         guard let width else { return styled }
         if measuresPlain {
-            while plain.utf8.last == UInt8(ascii: " ") { plain.removeLast() }
+            while plain.utf8.last == UInt8(ascii: " ") { plain.unicodeScalars.removeLast() }
         } else {
             plain = styled
         }
