@@ -53,15 +53,12 @@ import Testing
     }
 
     /// The covers folder is swept by the work that writes or drops covers — import, restore,
-    /// `covers fetch`, `covers prune` — and only their own kind of leftover goes.
-    @Test(arguments: ["import", "restore", "fetch", "prune"]) func coverWorkSweepsTheCoversFolder(work: String) async throws {
+    /// migrate, `covers fetch`, `covers prune` — and only their own kind of leftover goes.
+    @Test(arguments: ["import", "restore", "migrate", "fetch", "prune"]) func coverWorkSweepsTheCoversFolder(work: String) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let configuration = workspace.configuration()
-        let library = try await Library.create(configuration, registry: Workspace.registry, hub: workspace.hub, seed: .starter)
-        let bundle = workspace.path("saved.tar.gz")
-        try await library.export(to: bundle)
-        let covers = configuration.libraryDirectory.appendingPathComponent("covers")
+        let (library, folder, bundle) = try await starterWithBackup(workspace)
+        let covers = folder.appendingPathComponent("covers")
         let dead = ".\(String(repeating: "ab", count: 32)).png.tmp-\(Self.deadOwner)"
         let kept = ["README", ".hidden"]
         for name in [dead] + kept { try plant(name, in: covers) }
@@ -69,6 +66,7 @@ import Testing
         switch work {
         case "import": _ = try await library.importAlbums(from: [bundle], options: ImportOptions(onDuplicate: .keep))
         case "restore": _ = try await library.restore(from: bundle, force: true)
+        case "migrate": _ = try await library.migrate(to: MigrationTarget(backend: "plist"))
         case "fetch": _ = try await library.fetchCovers(of: [])
         default: _ = try await library.pruneCovers()
         }
@@ -95,17 +93,23 @@ import Testing
     @Test func aRestoreSweepsTheBackupsAKilledOneLeft() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let configuration = workspace.configuration()
-        let library = try await Library.create(configuration, registry: Workspace.registry, hub: workspace.hub, seed: .starter)
-        let bundle = workspace.path("saved.tar.gz")
-        try await library.export(to: bundle)
-        let backups = configuration.libraryDirectory.appendingPathComponent("backups")
+        let (library, folder, bundle) = try await starterWithBackup(workspace)
+        let backups = folder.appendingPathComponent("backups")
         let dead = ".library-2026-11-23T05-00-00Z.tar.gz.tmp-\(Self.deadOwner)"
         try plant(dead, in: backups)
 
         _ = try await library.restore(from: bundle, force: true)
 
         #expect(!exists(dead, in: backups), "the killed backup's temporary file was left")
+    }
+
+    /// A json library of the starter albums, its folder, and a bundle exported from it.
+    private func starterWithBackup(_ workspace: Workspace) async throws -> (Library, URL, URL) {
+        let configuration = workspace.configuration()
+        let library = try await Library.create(configuration, registry: Workspace.registry, hub: workspace.hub, seed: .starter)
+        let bundle = workspace.path("saved.tar.gz")
+        try await library.export(to: bundle)
+        return (library, configuration.libraryDirectory, bundle)
     }
 
     private func plant(_ name: String, in folder: URL) throws {

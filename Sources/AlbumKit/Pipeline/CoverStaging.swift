@@ -20,11 +20,23 @@ struct CoverStaging {
     /// Where covers go before the commit.
     private enum Target {
         /// The store's own folder of cover files.
-        case storeFolder(URL)
+        case storeFolder(Folder)
         /// The store, a batch at a time.
         case store
         /// A staging folder inside the library folder, handed to the store at the commit.
-        case stagingFolder(URL)
+        case stagingFolder(Folder)
+    }
+
+    /// A folder covers are written into, with its path made once: a URL's `path` is decoded
+    /// afresh at each call, and an import asks for it once per cover.
+    private struct Folder {
+        let url: URL
+        let path: String
+
+        init(_ url: URL) {
+            self.url = url
+            path = url.path
+        }
     }
 
     /// Covers per ``CoverStore/insert(_:)`` batch, and the bytes that end a batch early.
@@ -33,8 +45,6 @@ struct CoverStaging {
 
     private let store: any CoverStore
     private let target: Target
-    /// The path of the target's folder, made once (not a URL's path per cover).
-    private let folderPath: String
     /// The covers this work added (to the store, or to the staging folder), in order.
     private var written: [CoverKey] = []
     /// The covers already dealt with: those written as files, or handed to the store in a batch.
@@ -55,15 +65,11 @@ struct CoverStaging {
         LeftoverFiles.sweepCovers(of: store)
         self.store = store
         if direct, let own = store.filesFolder {
-            target = .storeFolder(own)
+            target = .storeFolder(Folder(own))
         } else if direct {
             target = .store
         } else {
-            target = .stagingFolder(parent.appendingPathComponent("\(LeftoverFiles.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"))
-        }
-        switch target {
-        case .storeFolder(let folder), .stagingFolder(let folder): folderPath = folder.path
-        case .store: folderPath = ""
+            target = .stagingFolder(Folder(parent.appendingPathComponent("\(LeftoverFiles.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")))
         }
     }
 
@@ -73,17 +79,16 @@ struct CoverStaging {
     mutating func stage(_ bytes: Data, key: CoverKey) async throws -> URL? {
         switch target {
         case .storeFolder(let folder), .stagingFolder(let folder):
-            if seen.contains(key) { return folder }
-            let path = CoverFiles.path(of: key, inFolder: folderPath)
+            if seen.contains(key) { return folder.url }
             if case .stagingFolder = target {
                 guard try await !store.contains(key) else { return nil }
-                _ = try write(bytes, toPath: path, in: folder)
+                _ = try write(bytes, key: key, in: folder)
             } else {
-                guard try write(bytes, toPath: path, in: folder) else { return nil }
+                guard try write(bytes, key: key, in: folder) else { return nil }
             }
             written.append(key)
             seen.insert(key)
-            return folder
+            return folder.url
         case .store:
             guard seen.insert(key).inserted else { return nil }
             batch.append((key, bytes))
@@ -111,14 +116,14 @@ struct CoverStaging {
             }
             return chosen
         case .stagingFolder(let folder):
-            defer { removeStagingFolder(folder) }
-            return try await insertStaged(split(keys).chosen, from: folder)
+            defer { removeStagingFolder(folder.url) }
+            return try await insertStaged(split(keys).chosen, from: folder.url)
         case .storeFolder(let folder):
             let (chosen, dropped) = split(keys)
             CoverFiles.remove(dropped, inFolder: folder.path)
             guard !chosen.isEmpty else { return [] }
             do {
-                try CoverFiles.flush(folder)
+                try CoverFiles.flush(folder.url)
             } catch {
                 CoverFiles.remove(chosen, inFolder: folder.path)
                 throw error
@@ -138,7 +143,7 @@ struct CoverStaging {
         switch target {
         case .store: await rollback(written)
         case .storeFolder(let folder): CoverFiles.remove(written, inFolder: folder.path)
-        case .stagingFolder(let folder): removeStagingFolder(folder)
+        case .stagingFolder(let folder): removeStagingFolder(folder.url)
         }
         written = []
         batch = []
@@ -184,15 +189,15 @@ struct CoverStaging {
     // MARK: - Files
 
     /// Writes a new cover file (see ``CoverFiles/write(_:toPath:)``), making its folder first.
-    private mutating func write(_ bytes: Data, toPath path: String, in folder: URL) throws -> Bool {
+    private mutating func write(_ bytes: Data, key: CoverKey, in folder: Folder) throws -> Bool {
         if !folderMade {
             switch target {
-            case .stagingFolder: staging = try OwnedFolder(at: folder)
-            default: try AtomicFile.makeFolder(folder)
+            case .stagingFolder: staging = try OwnedFolder(at: folder.url)
+            default: try AtomicFile.makeFolder(folder.url)
             }
             folderMade = true
         }
-        return try CoverFiles.write(bytes, toPath: path)
+        return try CoverFiles.write(bytes, toPath: CoverFiles.path(of: key, inFolder: folder.path))
     }
 
     /// Removes the staging folder and forgets what waited in it.

@@ -99,36 +99,28 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
 
     /// Parses `<64 hex>.<ext>` (or `covers/<64 hex>.<ext>`); nil for anything else.
     public init?(fileName: String) {
-        // The usual name, all ASCII, is read in place (every album of a library is judged by its key).
-        if let parsed = fileName.withUTF8Bytes(Self.parseASCII) {
-            guard let parsed else { return nil }
-            self = parsed
-            return
-        }
-        let name = fileName.utf8.starts(with: "covers/".utf8) ? Substring(fileName.utf8.dropFirst(7)) : fileName[...]
-        // The digest is checked byte by byte (every album of a library is judged by its key).
-        guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")), let sha256 = SHA256Digest.lowercasedHex(name.utf8[..<dot]) else {
-            return nil
-        }
-        // Cut after the dot's byte: a dot that a combining mark follows starts no extension.
-        let fileExtension = Substring(name.utf8[name.utf8.index(after: dot)...])
-        guard !fileExtension.isEmpty, fileExtension.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
-        self.init(sha256: sha256, fileExtension: fileExtension.lowercased())
+        // Read in place, byte by byte (every album of a library is judged by its key).
+        guard let key = fileName.withUTF8Bytes(Self.parse) else { return nil }
+        self = key
     }
 
-    /// The key an ASCII name gives; `.some(nil)` when the name is no key; nil when its extension
-    /// is not ASCII (only the Unicode properties can judge that).
-    private static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> CoverKey?? {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CoverKey? {
         let name = bytes.starts(with: "covers/".utf8) ? UnsafeBufferPointer(rebasing: bytes[7...]) : bytes
         guard name.count > 65, name[64] == UInt8(ascii: "."), let sha256 = SHA256Digest.lowercasedHex(UnsafeBufferPointer(rebasing: name[..<64])) else {
-            return .some(nil)
+            return nil
         }
         let fileExtension = UnsafeBufferPointer(rebasing: name[65...])
-        if fileExtension.contains(where: { $0 >= 0x80 }) { return nil }
-        func isLetterOrDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) }
-        guard fileExtension.allSatisfy(isLetterOrDigit) else { return .some(nil) }
-        // Setting bit 0x20 lower-cases a letter and keeps a digit.
-        return CoverKey(sha256: sha256, fileExtension: String(decoding: fileExtension.lazy.map { $0 | 0x20 }, as: UTF8.self))
+        guard fileExtension.contains(where: { $0 >= 0x80 }) else {
+            func isLetterOrDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) }
+            guard fileExtension.allSatisfy(isLetterOrDigit) else { return nil }
+            // Setting bit 0x20 lower-cases an ASCII letter and keeps a digit.
+            return CoverKey(sha256: sha256, fileExtension: String(decoding: fileExtension.lazy.map { $0 | 0x20 }, as: UTF8.self))
+        }
+        // Beyond ASCII only the Unicode properties tell letters and digits; a combining mark
+        // right after the dot is a character of its own, neither, so it starts no extension.
+        let text = String(decoding: fileExtension, as: UTF8.self)
+        guard text.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
+        return CoverKey(sha256: sha256, fileExtension: text.lowercased())
     }
 
     /// The key `bytes` get when stored with `fileExtension`.

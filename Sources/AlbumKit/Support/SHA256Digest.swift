@@ -8,8 +8,8 @@ public enum SHA256Digest {
         hex(SHA256.hash(data: bytes))
     }
 
-    /// The hex form of a finished digest.
-    public static func hex(_ digest: SHA256.Digest) -> String {
+    /// The hex form of a finished digest, or of any digest's bytes.
+    public static func hex(_ digest: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)

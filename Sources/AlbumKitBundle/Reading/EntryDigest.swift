@@ -1,63 +1,42 @@
+import AlbumKit
 import Crypto
 
 /// A SHA-256 digest held in 32 bytes, not as 64 characters of hex: a bundle reader keeps one
 /// per entry and per `checksums.sha256` line until the end, 100 000 of each in a large bundle.
 struct EntryDigest: Hashable, CustomStringConvertible {
-    private let words: (UInt64, UInt64, UInt64, UInt64)
+    private let first, second, third, fourth: UInt64
 
     /// The digest a hasher finished with.
     init(_ digest: SHA256.Digest) {
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &words) { target in digest.withUnsafeBytes { target.copyMemory(from: $0) } }
-        self.words = words
+        self = digest.withUnsafeBytes(Self.init(bytes:))
     }
 
     /// The digest 64 hex digits spell (either case); nil for anything else.
     init?(hex: some Collection<UInt8>) {
         guard hex.count == 64 else { return nil }
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let parsed = withUnsafeMutableBytes(of: &words) { target in
-            var index = 0
-            var high: UInt8?
-            for character in hex {
-                guard let value = Self.value(of: character) else { return false }
-                if let first = high {
-                    target[index] = first << 4 | value
-                    index += 1
-                    high = nil
-                } else {
-                    high = value
-                }
+        var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &bytes) { target in
+            var digits = hex.makeIterator()
+            for index in 0..<32 {
+                guard let high = digits.next().flatMap(Self.value), let low = digits.next().flatMap(Self.value) else { return false }
+                target[index] = high << 4 | low
             }
             return true
         }
         guard parsed else { return nil }
-        self.words = words
+        self = withUnsafeBytes(of: bytes, Self.init(bytes:))
+    }
+
+    private init(bytes: UnsafeRawBufferPointer) {
+        first = bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+        second = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        third = bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        fourth = bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
     }
 
     /// Lower-case hex, as `sha256sum` writes it.
     var description: String {
-        let digits = Array("0123456789abcdef".utf8)
-        return withUnsafeBytes(of: words) { bytes in
-            String(unsafeUninitializedCapacity: 64) { text in
-                for (index, byte) in bytes.enumerated() {
-                    text[2 * index] = digits[Int(byte >> 4)]
-                    text[2 * index + 1] = digits[Int(byte & 0xF)]
-                }
-                return 64
-            }
-        }
-    }
-
-    static func == (lhs: EntryDigest, rhs: EntryDigest) -> Bool {
-        lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2 && lhs.words.3 == rhs.words.3
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(words.0)
-        hasher.combine(words.1)
-        hasher.combine(words.2)
-        hasher.combine(words.3)
+        withUnsafeBytes(of: (first, second, third, fourth)) { SHA256Digest.hex($0) }
     }
 
     private static func value(of character: UInt8) -> UInt8? {
