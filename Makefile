@@ -2,8 +2,12 @@
 SWIFT ?= swift
 BIN := .build/debug/albumkit
 # What users run: optimised, with the Swift runtime and Foundation linked in (a process starts
-# in about 12 ms instead of 18: no dynamic symbol lookup through the Swift libraries).
-RELEASE := -c release --static-swift-stdlib
+# in about 12 ms instead of 18: no dynamic symbol lookup through the Swift libraries), by lld,
+# which packs the 150 000 relative relocations of such a binary (DT_RELR, glibc 2.36), and with
+# no dynamic symbol table for the whole program (--static-swift-stdlib asks -export-dynamic;
+# nothing looks our symbols up). A process then maps 8 MB less and starts 1 ms sooner.
+STATIC_LINK := --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker --no-export-dynamic -Xlinker -z -Xlinker pack-relative-relocs
+RELEASE := -c release $(STATIC_LINK)
 
 .PHONY: help setup build test demo bundles bench bench-quick bench-scale postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example sanitizers
 
@@ -97,7 +101,7 @@ CONFIG ?= release
 MAN_PAGE := .build/plugins/GenerateManual/outputs/albumkit/albumkit.1
 INSTALLED := $(DESTDIR)$(PREFIX)
 install:
-	$(SWIFT) build -c $(CONFIG) --static-swift-stdlib --product albumkit
+	$(SWIFT) build -c $(CONFIG) $(STATIC_LINK) --product albumkit
 	$(SWIFT) package plugin generate-manual --configuration debug
 	install -d $(INSTALLED)/bin $(INSTALLED)/share/man/man1 $(INSTALLED)/share/bash-completion/completions \
 		$(INSTALLED)/share/zsh/site-functions $(INSTALLED)/share/fish/vendor_completions.d
