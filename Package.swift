@@ -49,6 +49,8 @@ let package = Package(
         ),
         // syncfs and sync_file_range, which Swift's Glibc module does not show.
         .target(name: "CFileSync"),
+        // mallopt, which Swift's Glibc module does not show.
+        .target(name: "CAllocator"),
         .target(name: "AlbumKitTesting", dependencies: ["AlbumKit"]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .target(
@@ -60,6 +62,7 @@ let package = Package(
             dependencies: [
                 "AlbumKit",
                 "AlbumKitServer",
+                "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -141,7 +144,7 @@ let package = Package(
             plugins: ["EmbedStarterPlugin"]
         ),
         .testTarget(name: "AlbumKitServerTests", dependencies: ["AlbumKitServer", "AlbumKit"]),
-        .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "albumkit"]),
+        .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "CAllocator", "albumkit"]),
         // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.
         .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage"]),
         // Sources people already have (SPEC 9): shared readers, then one plugin per format.

@@ -35,7 +35,10 @@ public struct PostgresRowConnection: RowConnection {
                 numbered.append(character)
             }
         }
-        var bindings = PostgresBindings(capacity: arguments.count)
+        // Room for every argument at once: the bindings reserve 128 bytes an argument, and a
+        // batch of covers (256 KiB) outgrowing that would be copied at every doubling.
+        let bytes = arguments.reduce(0) { $0 + 4 + $1.bindingSize }
+        var bindings = PostgresBindings(capacity: max(arguments.count, (bytes + 127) / 128))
         for argument in arguments {
             switch argument {
             case .null: bindings.appendNull()
@@ -58,4 +61,16 @@ private struct PostgresSQLRow: SQLRow {
     func real(_ column: Int) throws -> Double { try row[column].decode(Double.self) }
     func integer(_ column: Int) throws -> Int64 { try row[column].decode(Int64.self) }
     func bytes(_ column: Int) throws -> Data { try row[column].decode(Data.self) }
+}
+
+extension SQLValue {
+    /// The bytes the value takes as a binary binding, without its length.
+    fileprivate var bindingSize: Int {
+        switch self {
+        case .null: 0
+        case .integer, .real: 8
+        case .text(let text): text.utf8.count
+        case .blob(let data): data.count
+        }
+    }
 }

@@ -20,6 +20,7 @@ public enum AlbumKitCLI {
     /// exits the process: 0 on success, 1 with one `error:` line for a failed command, 2 for
     /// a usage error.
     public static func main(registry: AdapterRegistry, arguments: [String]? = nil) async -> Never {
+        AllocatorTuning.apply()
         var registry = registry
         registry.declare(section: "serve", ServeSettings.declarations)
         await $registry.withValue(registry) {
