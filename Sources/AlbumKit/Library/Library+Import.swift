@@ -17,18 +17,18 @@ extension Library {
     /// decided for each, against the library as it is under the lock: a replacement of an album
     /// that is gone is added instead; an id taken meanwhile gets a new one. Updates come first,
     /// then the new albums in input order at the end. Returns each album's outcome in input order.
-    func commitImport(_ items: [ImportItem]) async throws -> [(Album, ImportOutcome)] {
+    func commitImport(_ items: [ImportItem]) async throws -> [ImportedAlbum] {
         let label = "import \(items.count) album\(items.count == 1 ? "" : "s")"
         return try await commit(label: label) { snapshot in
             var merge = ImportMerge(snapshot)
             for item in items { try merge.add(item) }
-            return (merge.edits, merge.resolutions, merge.outcomes.map { AlbumOutcome(album: $0.0, outcome: $0.1) })
-        }.map { ($0.album, $0.outcome) }
+            return (merge.takeEdits(), merge.resolutions, merge.outcomes)
+        }
     }
 }
 
-/// One album's outcome, as a `Sendable` value.
-private struct AlbumOutcome: Sendable {
+/// One album an import merged, as it was merged, and what became of it.
+struct ImportedAlbum: Sendable {
     let album: Album
     let outcome: ImportOutcome
 }
@@ -38,10 +38,10 @@ private struct ImportMerge {
     private let count: Int
     private var indexOf: [AlbumID: Int] = [:]
     private var updates: [LibraryEdit] = []
-    private var inserts: [Album] = []
+    private var inserts: [LibraryEdit] = []
     private var insertIndex: [AlbumID: Int] = [:]
     private let albums: [Album]
-    private(set) var outcomes: [(Album, ImportOutcome)] = []
+    private(set) var outcomes: [ImportedAlbum] = []
     private(set) var resolutions: [String: CoverResolution] = [:]
 
     init(_ snapshot: LibrarySnapshot) {
@@ -51,7 +51,12 @@ private struct ImportMerge {
         for (index, album) in snapshot.albums.enumerated() { indexOf[album.id] = index }
     }
 
-    var edits: [LibraryEdit] { updates + inserts.enumerated().map { .insert($0.element, at: count + $0.offset) } }
+    /// The updates, then the new albums in input order at the end; the merge keeps none of them.
+    /// Most imports update nothing, and their edits are the inserts' own array, not a copy.
+    mutating func takeEdits() -> [LibraryEdit] {
+        defer { updates = []; inserts = [] }
+        return updates.isEmpty ? inserts : updates + inserts
+    }
 
     mutating func add(_ item: ImportItem) throws {
         var album = try item.record.validated(newID: .generate(), label: item.label)
@@ -61,8 +66,8 @@ private struct ImportMerge {
         if case .replace(let id) = item.disposition, replace(id, with: &album) { return }
         if indexOf[album.id] != nil || insertIndex[album.id] != nil { album.id = .generate() }
         insertIndex[album.id] = inserts.count
-        inserts.append(album)
-        outcomes.append((album, item.disposition == .copy ? .kept : .added))
+        inserts.append(.insert(album, at: count + inserts.count))
+        outcomes.append(ImportedAlbum(album: album, outcome: item.disposition == .copy ? .kept : .added))
     }
 
     /// Replaces the held album `id` (in the library or added earlier by this import); false
@@ -73,11 +78,11 @@ private struct ImportMerge {
             let before = albums[index]
             if before != album { updates.append(.update(before: before, after: album)) }
         } else if let index = insertIndex[id] {
-            inserts[index] = album
+            inserts[index] = .insert(album, at: count + index)
         } else {
             return false
         }
-        outcomes.append((album, .replaced))
+        outcomes.append(ImportedAlbum(album: album, outcome: .replaced))
         return true
     }
 }

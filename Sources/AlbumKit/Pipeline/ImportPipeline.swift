@@ -76,16 +76,16 @@ public struct ImportPipeline: Sendable {
     /// the covers back when the merge fails.
     private func commit(_ survivors: [ImportItem], staging: inout CoverStaging, into library: Library, report: inout ImportReport) async throws {
         let added = try await staging.commit(Set(survivors.compactMap { $0.cover?.key }))
-        let outcomes: [(Album, ImportOutcome)]
+        let merged: [ImportedAlbum]
         do {
-            outcomes = try await library.commitImport(survivors)
+            merged = try await library.commitImport(survivors)
         } catch {
             await staging.rollback(added)
             throw error
         }
-        for (album, outcome) in outcomes {
-            report.summary.count(outcome)
-            library.hub.publish(.albumImported(album, outcome: outcome))
+        for each in merged {
+            report.summary.count(each.outcome)
+            library.hub.publish(.albumImported(each.album, outcome: each.outcome))
         }
     }
 }
