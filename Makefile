@@ -9,7 +9,7 @@ BIN := .build/debug/albumkit
 STATIC_LINK := --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker --no-export-dynamic -Xlinker -z -Xlinker pack-relative-relocs
 RELEASE := -c release $(STATIC_LINK)
 
-.PHONY: help setup build test demo bundles bench bench-quick bench-scale postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example sanitizers
+.PHONY: help setup build test demo bundles bench bench-tools bench-quick bench-scale postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example sanitizers
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -70,17 +70,21 @@ bundles:
 	tar --owner=0 --group=0 --numeric-owner --mtime='2026-11-22 00:00Z' -C Bundles/starter -cf - manifest.json albums.json $$(cd Bundles/starter && ls covers/* | sort) checksums.sha256 | gzip -n -9 > Bundles/starter.tar.gz
 
 # Benchmarks/run.py: corpus and scratch in $${TMPDIR:-/tmp}/albumkit-bench; BENCH_SCRATCH picks the build folder.
+# The release tools the benchmarks run, built one product at a time: linked as RELEASE links,
+# a dependency's dynamic library product (libGRDB-dynamic.so) finds no static Foundation.
 BENCH_SCRATCH ?= .build
-bench:
-	$(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH)
+BENCH_TOOLS := albumkit albumkit-bench storage-bench
+bench-tools:
+	for product in $(BENCH_TOOLS); do $(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH) --product $$product || exit 1; done
+
+bench: bench-tools
 	python3 Benchmarks/run.py --bin $(BENCH_SCRATCH)/release
 
 bench-quick:
 	$(SWIFT) build --scratch-path $(BENCH_SCRATCH)
 	python3 Benchmarks/run.py --quick --bin $(BENCH_SCRATCH)/debug
 
-bench-scale:
-	$(SWIFT) build $(RELEASE) --scratch-path $(BENCH_SCRATCH)
+bench-scale: bench-tools
 	python3 Benchmarks/run.py --scale --bin $(BENCH_SCRATCH)/release
 
 postgres:
