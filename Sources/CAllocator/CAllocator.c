@@ -13,4 +13,3 @@ int albumkit_fix_own_pages_threshold(size_t bytes) {
     return 0;
 #endif
 }
-
