@@ -17,11 +17,14 @@ extension Library {
     /// decided for each, against the library as it is under the lock: a replacement of an album
     /// that is gone is added instead; an id taken meanwhile gets a new one. Updates come first,
     /// then the new albums in input order at the end. Returns each album's outcome in input order.
-    func commitImport(_ items: [ImportItem]) async throws -> [ImportedAlbum] {
+    /// Empties `items` once they are merged, before the save, so that the save of a large import
+    /// does not hold them (their labels, covers and fields as read) beside the albums.
+    func commitImport(_ items: inout [ImportItem]) async throws -> [ImportedAlbum] {
         let label = "import \(items.count) album\(items.count == 1 ? "" : "s")"
         return try await commit(label: label) { snapshot in
             var merge = ImportMerge(snapshot)
             for item in items { try merge.add(item) }
+            items = []
             return (merge.takeEdits(), merge.resolutions, merge.outcomes)
         }
     }

@@ -59,7 +59,7 @@ public struct ImportPipeline: Sendable {
                 report.plan = run.plan(with: survivors)
                 report.count(report.plan)
             } else if staging != nil {
-                try await commit(survivors, staging: &staging!, into: library, report: &report)
+                try await commit(&survivors, staging: &staging!, into: library, report: &report)
             }
             report.summary.skipped = run.duplicates
             report.summary.dropped = run.reports.reduce(0) { $0 + $1.dropped } - run.duplicates
@@ -72,13 +72,13 @@ public struct ImportPipeline: Sendable {
         }
     }
 
-    /// Stores the covers the survivors carry, then merges them as one step of history; takes
-    /// the covers back when the merge fails.
-    private func commit(_ survivors: [ImportItem], staging: inout CoverStaging, into library: Library, report: inout ImportReport) async throws {
+    /// Stores the covers the survivors carry, then merges them as one step of history (which
+    /// empties `survivors`); takes the covers back when the merge fails.
+    private func commit(_ survivors: inout [ImportItem], staging: inout CoverStaging, into library: Library, report: inout ImportReport) async throws {
         let added = try await staging.commit(Set(survivors.compactMap { $0.cover?.key }))
         let merged: [ImportedAlbum]
         do {
-            merged = try await library.commitImport(survivors)
+            merged = try await library.commitImport(&survivors)
         } catch {
             await staging.rollback(added)
             throw error

@@ -19,7 +19,7 @@ struct StageRun {
     /// Runs `items` through the stages, leaving in it those that passed every one, in order
     /// (in place: a large import never holds its albums twice). A failure stops a real import
     /// with an error naming the album and the stage; a dry run notes the album as invalid and
-    /// goes on.
+    /// goes on. Runs once: the stages are let go when they have ended.
     mutating func run(_ items: inout [ImportItem], batch: StageBatch) async throws {
         for index in stages.indices { try await stages[index].begin(batch) }
         var kept = 0
@@ -31,6 +31,9 @@ struct StageRun {
         }
         items.removeLast(items.count - kept)
         for index in stages.indices { try await stages[index].end(batch) }
+        // Ended, the stages are let go: what they remember (`dedupe` a key for every album)
+        // is not held through the commit.
+        stages = []
     }
 
     /// The plan: each album's fate in input order, survivors by what the commit will do.
