@@ -84,10 +84,10 @@ public final class ArchiveEntryReader {
             case .refused(let what):
                 throw AlbumKitError(.unreadableInput, "\(subject): is \(what); an archive may hold only files and folders")
             case .directory:
-                if path.components.isEmpty { continue }
+                if path.isEmpty { continue }
                 kind = .directory
             case .file:
-                guard !path.components.isEmpty else {
+                guard !path.isEmpty else {
                     throw AlbumKitError(.unreadableInput, "\(input) entry #\(entry.number): a file without a name")
                 }
                 guard seen.insert(path).inserted else {

@@ -3,9 +3,18 @@ import AlbumKit
 /// An entry name that is safe to interpret: valid UTF-8, relative, without `..` or `\`,
 /// with `.` and empty components folded away. Anything else is refused with an error
 /// that names the archive and the entry.
+///
+/// Kept as one string, the components joined with `/`: a reader holds a path for every entry
+/// of an archive, and for a bundle of 100 000 covers it holds each path in several places.
 struct EntryPath: Hashable, CustomStringConvertible {
+    /// The components joined with `/`; empty for no components.
+    let description: String
+
     /// The components, none of them empty, `.` or `..`.
-    let components: [String]
+    var components: [String] { description.split(separator: "/").map(String.init) }
+
+    /// Whether the path has no components (the archive's root).
+    var isEmpty: Bool { description.isEmpty }
 
     /// Checks the name of `entry`, read from `archive`.
     init(_ entry: ArchiveEntry, archive: String) throws(AlbumKitError) {
@@ -28,19 +37,21 @@ struct EntryPath: Hashable, CustomStringConvertible {
         if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw AlbumKitError(.unreadableInput, "\(subject()): names holding control characters are refused")
         }
-        components = parts.map(String.init)
+        description = parts.joined(separator: "/")
     }
 
-    private init(components: [String]) { self.components = components }
+    private init(description: String) { self.description = description }
 
     /// The path below the first component (the bundle inside a top-level folder).
-    var droppingFirst: EntryPath { EntryPath(components: Array(components.dropFirst())) }
+    var droppingFirst: EntryPath {
+        guard let slash = description.utf8.firstIndex(of: UInt8(ascii: "/")) else { return EntryPath(description: "") }
+        return EntryPath(description: String(description[description.index(after: slash)...]))
+    }
 
-    /// The path below `folder`.
-    func prepending(_ folder: String) -> EntryPath { EntryPath(components: [folder] + components) }
-
-    /// The components joined with `/`.
-    var description: String { components.joined(separator: "/") }
+    /// The path below `folder`, a single component.
+    func prepending(_ folder: String) -> EntryPath {
+        EntryPath(description: isEmpty ? folder : folder + "/" + description)
+    }
 
     private static func refusal(_ archive: String, _ entry: String, _ problem: String) -> AlbumKitError {
         AlbumKitError(.unreadableInput, "\(archive) \(entry): \(problem)")

@@ -196,7 +196,7 @@ final class BundleReader {
             try report(AlbumKitError(.unreadableInput, "\(input): the bundle holds no albums.json or albums.plist\(place)"))
         }
         if let checksums, !options.indexesCovers {
-            for line in checksums.value.lines where line.path.components != [ChecksumList.entryName] {
+            for line in checksums.value.lines where line.path.description != ChecksumList.entryName {
                 guard let actual = digests[root.entryPath(of: line.path)] else {
                     try report(AlbumKitError(.unreadableInput, "\(checksums.subject) line \(line.number): names \(line.path), which the bundle lacks"))
                     continue

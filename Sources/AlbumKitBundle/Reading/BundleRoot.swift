@@ -17,11 +17,12 @@ struct BundleRoot {
     /// The path of the entry at `path` inside the bundle; nil when it lies outside the bundle
     /// or before the bundle was found.
     mutating func locate(_ path: EntryPath, isFile: Bool) -> EntryPath? {
-        guard let top = path.components.first else { return nil }
-        if case .undecided(let folder, let mixed) = state { state = Self.decide(path, isFile: isFile, folder: folder, mixed: mixed) }
+        let parts = path.components
+        guard let top = parts.first else { return nil }
+        if case .undecided(let folder, let mixed) = state { state = Self.decide(parts, path, isFile: isFile, folder: folder, mixed: mixed) }
         switch state {
         case .top: return path
-        case .folder(let folder): return top == folder && path.components.count > 1 ? path.droppingFirst : nil
+        case .folder(let folder): return top == folder && parts.count > 1 ? path.droppingFirst : nil
         case .undecided: return nil
         }
     }
@@ -40,11 +41,12 @@ struct BundleRoot {
         }
     }
 
-    private static func decide(_ path: EntryPath, isFile: Bool, folder: String?, mixed: Bool) -> State {
-        let top = path.components[0]
-        if isFile, path.components.count == 1 || top == "covers", BundleEntryRole(path).isBundleFile { return .top }
-        if isFile, path.components.count > 1, BundleEntryRole(path.droppingFirst).isBundleFile { return .folder(top) }
-        let inOneFolder = path.components.count > 1 || !isFile
+    /// `parts`: the components of `path`, at least one.
+    private static func decide(_ parts: [String], _ path: EntryPath, isFile: Bool, folder: String?, mixed: Bool) -> State {
+        let top = parts[0]
+        if isFile, parts.count == 1 || top == "covers", BundleEntryRole(path).isBundleFile { return .top }
+        if isFile, parts.count > 1, BundleEntryRole(path.droppingFirst).isBundleFile { return .folder(top) }
+        let inOneFolder = parts.count > 1 || !isFile
         guard !mixed, inOneFolder, folder == nil || folder == top else { return .undecided(folder: nil, mixed: true) }
         return .undecided(folder: top, mixed: false)
     }
