@@ -37,10 +37,12 @@ struct InputReader {
         var state: StateFile?
         let items = ReadAhead(source.items(from: described, context: Self.context(for: source, configuration)))
         defer { items.cancel() }
+        // One string for every album of the input (`URL.path` makes a new one each time).
+        let inputPath = input.path
         while let item = try await items.next() {
             switch item {
             case .album(let record, let label):
-                contents.items.append(ImportItem(record: record, label: label, input: input.path))
+                contents.items.append(ImportItem(record: record, label: label, input: inputPath))
             case .cover(let path, let bytes):
                 let key = try checkedKey(bytes, path: path, input: input)
                 let folder = try await staging?.stage(bytes, key: key)
@@ -51,7 +53,7 @@ struct InputReader {
             case .warning(let message):
                 contents.warnings.append(message)
             case .progress(let read, let total):
-                hub.publish(.importProgress(input: input.path, albums: contents.items.count, bytesRead: read, totalBytes: total))
+                hub.publish(.importProgress(input: inputPath, albums: contents.items.count, bytesRead: read, totalBytes: total))
             }
         }
         // A URL the input's memento resolved to bytes it carries links to those bytes too, so
