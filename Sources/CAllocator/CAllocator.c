@@ -1,15 +1,17 @@
 #include "CAllocator.h"
 
+#include <limits.h>
 #include <stdlib.h>  // defines __GLIBC__ on glibc
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
-int albumkit_fix_own_pages_threshold(size_t bytes) {
+int albumkit_fix_allocator_thresholds(int own_pages_from) {
 #if defined(__GLIBC__)
-    return mallopt(M_MMAP_THRESHOLD, (int)bytes) && mallopt(M_TRIM_THRESHOLD, (int)(16 * bytes));
+    if (own_pages_from <= 0 || own_pages_from > INT_MAX / 16) return 0;
+    return mallopt(M_MMAP_THRESHOLD, own_pages_from) == 1 && mallopt(M_TRIM_THRESHOLD, 16 * own_pages_from) == 1;
 #else
-    (void)bytes;
+    (void)own_pages_from;
     return 0;
 #endif
 }

@@ -57,6 +57,18 @@ import Testing
         #expect(try reader.next() == nil)
     }
 
+    /// A path is split at `/` bytes, as the file system splits it, even where a combining mark
+    /// makes one character of the slash and what follows.
+    @Test func aSlashBeforeACombiningMarkSeparates() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let output = workspace.path("marks.tar")
+        try PythonArchive.write([.file("f/\u{301}g.txt", "x")], kind: "tar", to: output)
+        let reader = try ArchiveEntryReader(contentsOf: output, limits: Limits())
+        let entry = try #require(try reader.next())
+        #expect(entry.components == ["f", "\u{301}g.txt"] && entry.fileName == "\u{301}g.txt")
+    }
+
     @Test func readStreamsInChunksAndSkipLeavesTheRest() throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -126,6 +138,9 @@ import Testing
         (TestEntry("pipe", .fifo), "entry pipe: is a FIFO; an archive may hold only files and folders"),
         (TestEntry.file("../evil.txt", "x"), "entry ../evil.txt: paths with '..' are refused"),
         (TestEntry.file("/etc/evil.txt", "x"), "entry /etc/evil.txt: absolute paths are refused"),
+        // A combining mark after the slash makes one character of them, not one byte.
+        (TestEntry.file("/\u{301}etc.txt", "x"), "entry /\u{301}etc.txt: absolute paths are refused"),
+        (TestEntry.file("../\u{301}evil.txt", "x"), "entry ../\u{301}evil.txt: paths with '..' are refused"),
         (TestEntry.file(#"a\b.txt"#, "x"), #"entry a\b.txt: names holding '\' are refused"#),
         (TestEntry.file("albums.json", "again"), "entry albums.json: the archive holds this entry twice"),
         (TestEntry(rawName: Array("caf".utf8) + [0xFF], .file(Data("x".utf8))), "entry #2 ('caf\u{FFFD}'): its name is not valid UTF-8"),

@@ -25,10 +25,7 @@ public struct ArchiveEntryInfo: Hashable, Sendable, CustomStringConvertible {
     public var path: String { entryPath.description }
 
     /// The last component ("cover.jpg").
-    public var fileName: String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-        return String(path[path.index(after: slash)...])
-    }
+    public var fileName: String { entryPath.lastComponent }
 
     public var description: String { path }
 }

@@ -11,7 +11,13 @@ struct EntryPath: Hashable, CustomStringConvertible {
     let description: String
 
     /// The components, none of them empty, `.` or `..`.
-    var components: [String] { description.split(separator: "/").map(String.init) }
+    var components: [String] { Self.split(description) }
+
+    /// The last component; empty for no components.
+    var lastComponent: String {
+        guard let slash = description.utf8.lastIndex(of: Self.separator) else { return description }
+        return String(Substring(description.utf8[description.utf8.index(after: slash)...]))
+    }
 
     /// Whether the path has no components (the archive's root).
     var isEmpty: Bool { description.isEmpty }
@@ -29,11 +35,16 @@ struct EntryPath: Hashable, CustomStringConvertible {
     }
 
     /// Checks `text`, a name as an archive or a checksum line gives it; `subject` names it in errors.
+    /// Separators are bytes, as a file system reads them: a `/` followed by a combining mark
+    /// still separates, and starts an absolute path.
     init(_ text: String, subject: @autoclosure () -> String) throws(AlbumKitError) {
-        if text.contains("\\") { throw AlbumKitError(.unreadableInput, "\(subject()): names holding '\\' are refused") }
-        if text.hasPrefix("/") { throw AlbumKitError(.unreadableInput, "\(subject()): absolute paths are refused") }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
-        if parts.contains("..") { throw AlbumKitError(.unreadableInput, "\(subject()): paths with '..' are refused") }
+        let bytes = text.utf8
+        if bytes.contains(UInt8(ascii: "\\")) { throw AlbumKitError(.unreadableInput, "\(subject()): names holding '\\' are refused") }
+        if bytes.first == Self.separator { throw AlbumKitError(.unreadableInput, "\(subject()): absolute paths are refused") }
+        let parts = Self.split(text).filter { !$0.utf8.elementsEqual(".".utf8) }
+        if parts.contains(where: { $0.utf8.elementsEqual("..".utf8) }) {
+            throw AlbumKitError(.unreadableInput, "\(subject()): paths with '..' are refused")
+        }
         if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw AlbumKitError(.unreadableInput, "\(subject()): names holding control characters are refused")
         }
@@ -44,13 +55,20 @@ struct EntryPath: Hashable, CustomStringConvertible {
 
     /// The path below the first component (the bundle inside a top-level folder).
     var droppingFirst: EntryPath {
-        guard let slash = description.utf8.firstIndex(of: UInt8(ascii: "/")) else { return EntryPath(description: "") }
-        return EntryPath(description: String(description[description.index(after: slash)...]))
+        guard let slash = description.utf8.firstIndex(of: Self.separator) else { return EntryPath(description: "") }
+        return EntryPath(description: String(Substring(description.utf8[description.utf8.index(after: slash)...])))
     }
 
     /// The path below `folder`, a single component.
     func prepending(_ folder: String) -> EntryPath {
         EntryPath(description: isEmpty ? folder : folder + "/" + description)
+    }
+
+    private static let separator = UInt8(ascii: "/")
+
+    /// The non-empty parts of `text` between `/` bytes.
+    private static func split(_ text: String) -> [String] {
+        text.utf8.split(separator: separator).map { String(Substring($0)) }
     }
 
     private static func refusal(_ archive: String, _ entry: String, _ problem: String) -> AlbumKitError {

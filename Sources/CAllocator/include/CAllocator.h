@@ -2,14 +2,13 @@
 #ifndef CALLOCATOR_H
 #define CALLOCATOR_H
 
-#include <stddef.h>
-
-/// Gives every allocation of `bytes` or more pages of its own, returned to the system when it
-/// is freed, and keeps that threshold fixed (glibc's `M_MMAP_THRESHOLD`), and gives back the
-/// free top of the heap once it reaches 16 times that (`M_TRIM_THRESHOLD`); elsewhere does
-/// nothing. Left alone, glibc raises both to the size of every such block freed (up to 32 and
-/// 64 MiB), and the big short-lived buffers of a long command then come from the heap, whose
-/// pages the process keeps. Returns 1 on success, 0 otherwise.
-int albumkit_fix_own_pages_threshold(size_t bytes);
+/// Gives every allocation of `own_pages_from` bytes or more pages of its own, returned to the
+/// system when it is freed, and keeps that threshold fixed (glibc's `M_MMAP_THRESHOLD`); gives
+/// back the free top of the heap once it reaches 16 times that (`M_TRIM_THRESHOLD`). Left
+/// alone, glibc raises both to the size of every such block freed (up to 32 and 64 MiB), and
+/// the big short-lived buffers of a long command then come from the heap, whose pages the
+/// process keeps. Returns 1 when glibc took both; 0 elsewhere (another C library, or a
+/// sanitizer's allocator, which ignores them) or for a value out of range.
+int albumkit_fix_allocator_thresholds(int own_pages_from);
 
 #endif
