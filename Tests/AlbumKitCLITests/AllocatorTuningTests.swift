@@ -1,5 +1,7 @@
 @testable import AlbumKitCLI
+import AlbumKitTesting
 import CAllocator
+import Foundation
 import Testing
 
 /// The allocator set-up every command starts with.
@@ -23,4 +25,45 @@ import Testing
         }
         #expect(!AllocatorTuning.setsOwnThresholds(["GLIBC_TUNABLES": "glibc.rtld.nns=2", "PATH": "/bin"]))
     }
+
+    /// The `albumkit` binary sets both thresholds when it starts, and none when the user set
+    /// glibc's: a `mallopt` preloaded in front of glibc's (built here by the toolchain's clang)
+    /// writes down every call. `make sanitizers` skips it (a sanitizer's runtime must come first).
+    @Test func theBinarySetsTheThresholdsWhenItStarts() throws {
+        #if canImport(Glibc)
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let source = cli.folder.appendingPathComponent("record-mallopt.c")
+        try Data(Self.recordingMallopt.utf8).write(to: source)
+        let preload = cli.folder.appendingPathComponent("record-mallopt.so")
+        let built = try runProgram("/usr/bin/env", ["clang", "-shared", "-fPIC", "-o", preload.path, source.path, "-ldl"])
+        try #require(built.status == 0, "clang: \(built.output)")
+        for (extra, expected) in [([String: String](), ["-3 131072", "-1 2097152"]), (["MALLOC_TRIM_THRESHOLD_": "131072"], [])] {
+            let log = cli.folder.appendingPathComponent("mallopt-\(expected.count).log")
+            let environment = extra.merging(["LD_PRELOAD": preload.path, "MALLOPT_LOG": log.path]) { $1 }
+            #expect(try cli.run(["--version"], environment: environment).status == 0)
+            let calls = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+            #expect(calls == expected, "with \(extra)")
+        }
+        #endif
+    }
+
+    /// A `mallopt` that appends `PARAMETER VALUE` to the file `MALLOPT_LOG` names, then calls glibc's.
+    private static let recordingMallopt = """
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+
+        int mallopt(int parameter, int value) {
+            const char *log = getenv("MALLOPT_LOG");
+            FILE *file = log ? fopen(log, "a") : NULL;
+            if (file) {
+                fprintf(file, "%d %d\\n", parameter, value);
+                fclose(file);
+            }
+            int (*glibc)(int, int) = (int (*)(int, int))dlsym(RTLD_NEXT, "mallopt");
+            return glibc ? glibc(parameter, value) : 0;
+        }
+        """
 }

@@ -66,9 +66,24 @@ import Testing
 
     static let coversSeen = CoversSeen()
 
+    /// Passes every album, holding a token whose end says the stage was let go.
+    struct Remembering: ImportStage {
+        let token: StageToken
+        var name: String { "remembering" }
+        mutating func process(_ item: ImportItem) async throws -> StageDecision { .pass(item) }
+    }
+
+    /// Marks ``stageLetGo`` when the last copy of the stage holding it goes.
+    final class StageToken: Sendable {
+        deinit { StageTests.stageLetGo.withLock { $0 = true } }
+    }
+
+    static let stageLetGo = Mutex(false)
+
     static let registry: AdapterRegistry = {
         var registry = Workspace.registry
         registry.register(ImportStageFactory(name: "cover-file-check", summary: "test") { _ in CoverFileCheck(seen: coversSeen) })
+        registry.register(ImportStageFactory(name: "remembering", summary: "test") { _ in Remembering(token: StageToken()) })
         registry.register(ImportStageFactory(name: "genre-rewrite", summary: "test") { _ in GenreRewrite() })
         registry.register(ImportStageFactory(name: "before-1970", summary: "test") { _ in Before1970() })
         registry.register(ImportStageFactory(name: "explodes", summary: "test") { _ in ThrowsOnThird() })
@@ -117,6 +132,21 @@ import Testing
         for (key, bytes) in seen {
             #expect(bytes.map { CoverKey(bytes: $0, fileExtension: key.fileExtension) } == key, "\(key): \(bytes?.count ?? -1) bytes read")
         }
+    }
+
+    /// The stages are let go once they have ended: by the time the albums are saved, nothing a
+    /// stage remembers (`dedupe` a key for every album) is held any more.
+    @Test func theStagesAreLetGoBeforeTheAlbumsAreSaved() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let library = try await library(workspace, stages: ["validate", "normalize", "dedupe", "remembering", "covers"])
+        let letGoAtSave = Mutex<[Bool]>([])
+        let subscription = workspace.hub.subscribe { event in
+            if case .saved = event { letGoAtSave.withLock { $0.append(Self.stageLetGo.withLock { $0 }) } }
+        }
+        defer { subscription.cancel() }
+        _ = try await library.importAlbums(from: [try workspace.albumList("in.json", Self.albums)])
+        #expect(letGoAtSave.withLock { $0 } == [true])
     }
 
     @Test func droppedAlbumsShowInTheDryRunPlanAndStayOut() async throws {

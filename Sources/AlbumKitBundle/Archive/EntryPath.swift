@@ -45,7 +45,7 @@ struct EntryPath: Hashable, CustomStringConvertible {
         if parts.contains(where: { $0.utf8.elementsEqual("..".utf8) }) {
             throw AlbumKitError(.unreadableInput, "\(subject()): paths with '..' are refused")
         }
-        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw AlbumKitError(.unreadableInput, "\(subject()): names holding control characters are refused")
         }
         description = parts.joined(separator: "/")
@@ -57,6 +57,16 @@ struct EntryPath: Hashable, CustomStringConvertible {
     var droppingFirst: EntryPath {
         guard let slash = description.utf8.firstIndex(of: Self.separator) else { return EntryPath(description: "") }
         return EntryPath(description: String(Substring(description.utf8[description.utf8.index(after: slash)...])))
+    }
+
+    /// The path below `folder` when this path lies inside it, with at least one component below
+    /// it; nil otherwise. Compares bytes, without splitting the path.
+    func below(_ folder: String) -> EntryPath? {
+        let bytes = description.utf8
+        guard bytes.starts(with: folder.utf8), bytes.count > folder.utf8.count + 1 else { return nil }
+        let slash = bytes.index(bytes.startIndex, offsetBy: folder.utf8.count)
+        guard bytes[slash] == Self.separator else { return nil }
+        return EntryPath(description: String(Substring(bytes[bytes.index(after: slash)...])))
     }
 
     /// The path below `folder`, a single component.

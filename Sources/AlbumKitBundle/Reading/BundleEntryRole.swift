@@ -14,14 +14,16 @@ enum BundleEntryRole {
             self = .outside
             return
         }
-        switch relative.components {
-        case ["manifest.json"]: self = .manifest
-        case ["albums.json"]: self = .list(json: true)
-        case ["albums.plist"]: self = .list(json: false)
-        case ["state.json"]: self = .state
-        case [ChecksumList.entryName]: self = .checksums
-        case let parts where parts.count == 2 && parts[0] == "covers":
-            self = CoverKey(fileName: parts[1]).map(Self.cover) ?? .other
+        // Matched on the whole path, not split: every entry of an archive comes through here.
+        switch relative.description {
+        case "manifest.json": self = .manifest
+        case "albums.json": self = .list(json: true)
+        case "albums.plist": self = .list(json: false)
+        case "state.json": self = .state
+        case ChecksumList.entryName: self = .checksums
+        case let path where path.utf8.starts(with: "covers/".utf8):
+            // `covers/<sha256>.<ext>`; a deeper path has a `/` in what would be its extension.
+            self = CoverKey(fileName: path).map(Self.cover) ?? .other
         default: self = .other
         }
     }

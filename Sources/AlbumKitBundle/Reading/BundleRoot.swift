@@ -17,12 +17,11 @@ struct BundleRoot {
     /// The path of the entry at `path` inside the bundle; nil when it lies outside the bundle
     /// or before the bundle was found.
     mutating func locate(_ path: EntryPath, isFile: Bool) -> EntryPath? {
-        let parts = path.components
-        guard let top = parts.first else { return nil }
-        if case .undecided(let folder, let mixed) = state { state = Self.decide(parts, path, isFile: isFile, folder: folder, mixed: mixed) }
+        guard !path.isEmpty else { return nil }
+        if case .undecided(let folder, let mixed) = state { state = Self.decide(path, isFile: isFile, folder: folder, mixed: mixed) }
         switch state {
         case .top: return path
-        case .folder(let folder): return top == folder && parts.count > 1 ? path.droppingFirst : nil
+        case .folder(let folder): return path.below(folder)
         case .undecided: return nil
         }
     }
@@ -41,8 +40,9 @@ struct BundleRoot {
         }
     }
 
-    /// `parts`: the components of `path`, at least one.
-    private static func decide(_ parts: [String], _ path: EntryPath, isFile: Bool, folder: String?, mixed: Bool) -> State {
+    /// `path` has at least one component. Runs only until the bundle is found.
+    private static func decide(_ path: EntryPath, isFile: Bool, folder: String?, mixed: Bool) -> State {
+        let parts = path.components
         let top = parts[0]
         if isFile, parts.count == 1 || top == "covers", BundleEntryRole(path).isBundleFile { return .top }
         if isFile, parts.count > 1, BundleEntryRole(path.droppingFirst).isBundleFile { return .folder(top) }
