@@ -55,7 +55,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .target(
             name: "AlbumKitBundle",
-            dependencies: ["AlbumKit", "CArchive", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["AlbumKit", "CArchive", "CFileSync", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "AlbumKitCLI",

@@ -1,21 +1,28 @@
 import AlbumKit
 import CArchive
+import CFileSync
 import Foundation
 
 /// One libarchive write handle (`archive *`) producing a pax tar into an open file descriptor,
 /// compressed as asked; freed in `deinit`. A compressed archive's tar stream goes in blocks to
-/// a ``CompressorThread``, which compresses beside this one. Not `Sendable`: it stays inside
-/// one owner.
+/// a ``CompressorThread``, which compresses beside this one. As the file grows, this thread
+/// starts the kernel writing it back, so the flush that makes the archive durable has little
+/// left to wait for. Not `Sendable`: it stays inside one owner.
 final class ArchiveWriter {
     private let handle: OpaquePointer
+    private let descriptor: Int32
     private let entry: OpaquePointer
     private let path: String
     private let modified: time_t
     private let compressor: CompressorThread?
     private var closed = false
+    /// How many bytes the file held when writeback was last started.
+    private var writeback: Int64 = 0
 
     /// The size of the tar stream's blocks handed to the compressor.
     private static let blockSize: Int32 = 256 * 1024
+    /// How many bytes are written between two starts of writeback.
+    private static let writebackInterval: Int64 = 16 << 20
 
     /// Starts an archive written to `descriptor`; `path` names it in errors.
     init(descriptor: Int32, path: String, compression: BundleCompression, modified: Date = Date()) throws(AlbumKitError) {
@@ -24,6 +31,7 @@ final class ArchiveWriter {
         }
         self.handle = handle
         self.entry = entry
+        self.descriptor = descriptor
         self.path = path
         self.modified = time_t(modified.timeIntervalSince1970)
         compressor = compression == .none ? nil : try CompressorThread(descriptor: descriptor, path: path, compression: compression)
@@ -37,7 +45,7 @@ final class ArchiveWriter {
                 guard let context, let buffer else { return -1 }
                 let compressor = Unmanaged<CompressorThread>.fromOpaque(context).takeUnretainedValue()
                 do {
-                    try compressor.write(Data(bytes: buffer, count: length))
+                    try compressor.write(UnsafeRawBufferPointer(start: buffer, count: length))
                     return length
                 } catch {
                     return -1
@@ -81,6 +89,10 @@ final class ArchiveWriter {
             total += buffer.count
         }
         guard total == size else { throw AlbumKitError(.fileSystem, "\(subject): \(total) bytes written, \(size) announced") }
+        if bytesWritten - writeback >= Self.writebackInterval {
+            writeback = bytesWritten
+            _ = albumkit_start_writeback(descriptor)
+        }
     }
 
     /// Writes the end of the archive and flushes the compressor.

@@ -62,12 +62,26 @@ public struct BundleWriter: Sendable {
         }
         report()
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
-        for start in stride(from: 0, to: coverKeys.count, by: Self.coverBatch) {
+        sums.covers = coverKeys
+        // The store reads the next batch while this one is hashed and written.
+        func read(from start: Int) -> Task<[Data?], any Error>? {
+            guard start < coverKeys.count else { return nil }
             let batch = Array(coverKeys[start..<min(coverKeys.count, start + Self.coverBatch)])
-            for (key, bytes) in zip(batch, try await contents.coverBytes(batch)) {
-                guard let bytes else { continue }
+            return Task { try await contents.coverBytes(batch) }
+        }
+        var next = read(from: 0)
+        defer { next?.cancel() }
+        for start in stride(from: 0, to: coverKeys.count, by: Self.coverBatch) {
+            guard let batch = try await next?.value else { break }
+            next = read(from: start + Self.coverBatch)
+            for (index, bytes) in zip(start..., batch) {
+                guard let bytes else {
+                    sums.missing.insert(index)
+                    continue
+                }
+                let key = coverKeys[index]
                 try archive.add(key.bundlePath, bytes)
-                sums.cover(key, digest: SHA256Digest.hex(of: bytes))
+                sums.cover(at: index, bytes: bytes)
                 covers += 1
                 if archive.bytesWritten - reported >= Self.progressBytes { report() }
             }
@@ -81,28 +95,37 @@ public struct BundleWriter: Sendable {
 }
 
 /// The lines of `checksums.sha256`, kept small: whole lines for the few list files, and for
-/// each cover only its key (its name is its digest) unless its bytes hash to something else.
+/// each cover only its place in the list of keys being written (its name is its digest),
+/// unless its bytes hash to something else or it was not found.
 private struct BundleChecksums {
     private var files: [(path: String, digest: String)] = []
-    private var covers: [CoverKey] = []
+    /// The keys of the covers, in the order written.
+    var covers: [CoverKey] = []
+    /// The places in ``covers`` of keys the store had no bytes for: not in the archive.
+    var missing = Set<Int>()
     private var unexpected: [Int: String] = [:]
 
     mutating func file(_ path: String, digest: String) { files.append((path, digest)) }
 
-    mutating func cover(_ key: CoverKey, digest: String) {
-        if digest != key.sha256 { unexpected[covers.count] = digest }
-        covers.append(key)
+    /// Hashes the bytes written for the cover at `index` of ``covers``.
+    mutating func cover(at index: Int, bytes: Data) {
+        let digest = SHA256.hash(data: bytes)
+        if !SHA256Digest.hex(covers[index].sha256, names: digest) { unexpected[index] = SHA256Digest.hex(digest) }
+    }
+
+    private var written: some Sequence<(offset: Int, element: CoverKey)> {
+        covers.enumerated().lazy.filter { !missing.contains($0.offset) }
     }
 
     /// The size of the text, in bytes.
     var textSize: Int {
-        files.reduce(0) { $0 + 67 + $1.path.utf8.count } + covers.reduce(0) { $0 + 67 + $1.bundlePath.utf8.count }
+        files.reduce(0) { $0 + 67 + $1.path.utf8.count } + written.reduce(0) { $0 + 67 + $1.element.bundlePath.utf8.count }
     }
 
     /// Hands the text to `write`, a line at a time.
     func writeText(to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         for (path, digest) in files { try line(digest, path, write) }
-        for (index, key) in covers.enumerated() { try line(unexpected[index] ?? key.sha256, key.bundlePath, write) }
+        for (index, key) in written { try line(unexpected[index] ?? key.sha256, key.bundlePath, write) }
     }
 
     private func line(_ digest: String, _ path: String, _ write: (UnsafeRawBufferPointer) throws -> Void) throws {

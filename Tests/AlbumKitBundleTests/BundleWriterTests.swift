@@ -1,0 +1,81 @@
+@testable import AlbumKit
+import AlbumKitBundle
+import AlbumKitTesting
+import Foundation
+import Testing
+
+/// What `BundleWriter` promises beyond the round trip: a stream longer than every buffer it
+/// recycles comes out whole in each compression, and `checksums.sha256` names exactly the
+/// covers written, each with the digest of the bytes written.
+@Suite struct BundleWriterTests {
+    /// 70 covers of 300 KB of random bytes: 21 MB, more than two batches of covers read ahead,
+    /// the compressor's queue of tar blocks many times over, a 1 MiB output block, and the
+    /// 16 MiB after which writeback starts.
+    @Test(arguments: [BundleCompression.zstd, .gzip, .none])
+    func aLongStreamComesOutWhole(_ compression: BundleCompression) async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let library = try await LibraryFixture.make(in: workspace).library
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        defer { try? random.close() }
+        var covers: [CoverKey: Data] = [:]
+        for index in 0..<70 {
+            let bytes = try #require(try random.read(upToCount: 300_000))
+            covers[try await library.storage.covers.put(bytes, fileExtension: index % 2 == 0 ? "jpg" : "png")] = bytes
+        }
+        let bundle = workspace.path("backup.tar" + [BundleCompression.zstd: ".zst", .gzip: ".gz", .none: ""][compression]!)
+        try await BundleWriter(compression: compression, generator: "test").write(library.contents(of: try await library.snapshot()), to: bundle)
+
+        if compression == .zstd { #expect(try runProgram("/usr/bin/zstd", ["-q", "-t", bundle.path]).status == 0) }
+        let folder = try extract(bundle, in: workspace)
+        let extracted = Workspace.contents(of: folder).filter { $0.key != "covers/" }
+        #expect(extracted.count == 4 + 1 + covers.count, "manifest, albums, state, checksums, the old cover and the new ones")
+        for (key, bytes) in covers where extracted[key.bundlePath] != bytes {
+            Issue.record("\(key.bundlePath) differs from the stored bytes")
+        }
+        let check = try runProgram("/usr/bin/sha256sum", ["-c", "--strict", "checksums.sha256"], in: folder)
+        #expect(check.status == 0, "\(check.output)")
+        #expect(try await BundleVerifier.problems(in: bundle, limits: Limits()).isEmpty)
+        // The tar stream ends in its two zero blocks: nothing left over from a recycled buffer.
+        let unpack = [BundleCompression.zstd: "zstd -dc", .gzip: "gzip -dc", .none: "cat"][compression]!
+        #expect(try runProgram("/bin/sh", ["-c", "\(unpack) '\(bundle.path)' > stream.tar"], in: workspace.url).status == 0)
+        let stream = try Data(contentsOf: workspace.path("stream.tar"))
+        #expect(stream.count % 512 == 0 && stream.count > 21_000_000 && stream.suffix(1024).allSatisfy { $0 == 0 })
+    }
+
+    /// A key the store has no bytes for is left out of the archive and of `checksums.sha256`;
+    /// a stored cover whose bytes changed on disk is written with the digest of its bytes, so
+    /// `sha256sum -c` passes and the verifier names it.
+    @Test func checksumsNameWhatWasWritten() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let library = try await LibraryFixture.make(in: workspace).library
+        let store = library.storage.covers
+        let kept = try await store.put(Data("kept cover".utf8), fileExtension: "jpg")
+        let changed = try await store.put(Data("changed cover".utf8), fileExtension: "png")
+        let absent = CoverKey(bytes: Data("never stored".utf8), fileExtension: "jpg")
+        let damaged = Data("bytes changed on disk".utf8)
+        try damaged.write(to: URL(fileURLWithPath: try #require(store.location(of: changed))))
+        let bundle = workspace.path("backup.tar.zst")
+        try await BundleWriter(compression: .zstd, generator: "test").write(library.contents(of: try await library.snapshot()), keys: [kept, absent, changed], to: bundle)
+
+        let folder = try extract(bundle, in: workspace)
+        let entries = try runProgram("/bin/tar", ["-tf", bundle.path]).output.split(separator: "\n").map(String.init)
+        #expect(entries == ["manifest.json", "albums.json", "state.json", kept.bundlePath, changed.bundlePath, "checksums.sha256"])
+        let lines = try String(contentsOf: folder.appendingPathComponent("checksums.sha256"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.suffix(2) == ["\(kept.sha256)  \(kept.bundlePath)", "\(SHA256Digest.hex(of: damaged))  \(changed.bundlePath)"])
+        let check = try runProgram("/usr/bin/sha256sum", ["-c", "--strict", "checksums.sha256"], in: folder)
+        #expect(check.status == 0, "\(check.output)")
+        // (It also names the fixture's own cover, which `keys` left out.)
+        let problems = try await BundleVerifier.problems(in: bundle, limits: Limits())
+        #expect(problems.filter { $0.contains("\(changed.bundlePath): the cover's bytes hash to \(SHA256Digest.hex(of: damaged))") }.count == 1, "\(problems)")
+    }
+
+    private func extract(_ bundle: URL, in workspace: Workspace) throws -> URL {
+        let folder = workspace.path("extracted")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let result = try runProgram("/bin/tar", ["-xf", bundle.path, "-C", folder.path])
+        guard result.status == 0 else { throw FixtureError(result.output) }
+        return folder
+    }
+}
