@@ -41,6 +41,8 @@ import Testing
         #expect(try runProgram("/bin/sh", ["-c", "\(unpack) '\(bundle.path)' > stream.tar"], in: workspace.url).status == 0)
         let stream = try Data(contentsOf: workspace.path("stream.tar"))
         #expect(stream.count % 512 == 0 && stream.count > 21_000_000 && stream.suffix(1024).allSatisfy { $0 == 0 })
+        // A plain tar is padded to whole 10 KiB records, as tar writes one.
+        #expect(compression != .none || stream.count % 10240 == 0, "\(stream.count) bytes")
     }
 
     /// A key the store has no bytes for is left out of the archive and of `checksums.sha256`;

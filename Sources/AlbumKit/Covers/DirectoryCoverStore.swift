@@ -1,10 +1,13 @@
 import Foundation
+import Synchronization
 
 /// Covers as files `<sha256>.<ext>` in one folder — the store of the file backends.
 public struct DirectoryCoverStore: CoverStore {
     /// The folder (created on the first put).
     public let folder: URL
     private let folderPath: String
+    /// Whether ``insert(_:)`` wrote covers that ``makeDurable()`` has not flushed yet.
+    private let unflushed = Flag()
 
     /// The covers in `folder`.
     public init(folder: URL) {
@@ -22,8 +25,9 @@ public struct DirectoryCoverStore: CoverStore {
         return key
     }
 
-    /// Writes the batch's new covers as files, their write-back started at once, then
-    /// flushes the file system once for the whole batch.
+    /// Writes the batch's new covers as files, their write-back started at once; ``makeDurable()``
+    /// flushes the file system once for every batch (an import of 10 000 covers flushed 1 100
+    /// times, once per batch).
     public func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
         var added: [CoverKey] = []
         do {
@@ -31,12 +35,23 @@ public struct DirectoryCoverStore: CoverStore {
             for (key, bytes) in covers where !added.contains(key) {
                 if try CoverFiles.write(bytes, toPath: path(for: key)) { added.append(key) }
             }
-            if !added.isEmpty { try CoverFiles.flush(folder) }
         } catch {
             CoverFiles.remove(added, inFolder: folderPath)
             throw error
         }
+        if !added.isEmpty { unflushed.set(true) }
         return added
+    }
+
+    /// Flushes the file system once for the covers inserted since the last flush.
+    public func makeDurable() async throws {
+        guard unflushed.exchange(false) else { return }
+        do {
+            try CoverFiles.flush(folder)
+        } catch {
+            unflushed.set(true)
+            throw error
+        }
     }
 
     public func data(for key: CoverKey) async throws -> Data? {
@@ -80,4 +95,19 @@ public struct DirectoryCoverStore: CoverStore {
 
     private func url(for key: CoverKey) -> URL { URL(fileURLWithPath: path(for: key)) }
     private func path(for key: CoverKey) -> String { CoverFiles.path(of: key, inFolder: folderPath) }
+}
+
+/// A flag shared by the copies of a store.
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+
+    func set(_ newValue: Bool) { value.withLock { $0 = newValue } }
+
+    /// Sets `newValue` and returns what it was.
+    func exchange(_ newValue: Bool) -> Bool {
+        value.withLock { old in
+            defer { old = newValue }
+            return old
+        }
+    }
 }

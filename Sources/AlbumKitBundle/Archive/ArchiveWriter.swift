@@ -19,7 +19,7 @@ final class ArchiveWriter {
     /// How many bytes the file held when writeback was last started.
     private var writeback: Int64 = 0
 
-    /// The size of the tar stream's blocks handed to the compressor.
+    /// The size of the tar stream's blocks: handed to the compressor, or written to a plain tar.
     private static let blockSize: Int32 = 256 * 1024
     /// How many bytes are written between two starts of writeback.
     private static let writebackInterval: Int64 = 16 << 20
@@ -53,6 +53,9 @@ final class ArchiveWriter {
             }, nil, nil)
             try ArchiveStatus.check(opened, handle, .fileSystem, path)
         } else {
+            // Written in large blocks, padded to whole 10 KiB records at the end as tar pads them.
+            try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.blockSize), handle, .fileSystem, path)
+            try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 10240), handle, .fileSystem, path)
             try ArchiveStatus.check(archive_write_open_fd(handle, descriptor), handle, .fileSystem, path)
         }
     }

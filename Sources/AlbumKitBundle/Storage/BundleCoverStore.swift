@@ -25,11 +25,14 @@ public final class BundleCoverStore: CoverStore {
         return try await pending.put(bytes, fileExtension: fileExtension)
     }
 
-    /// The batch's covers the bundle lacks become pending covers, flushed once per batch.
+    /// The batch's covers the bundle lacks become pending covers, flushed by ``makeDurable()``.
     public func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
         let scan = try scan()
         return try await pending.insert(covers.filter { scan?.covers[$0.key] == nil })
     }
+
+    /// Flushes the pending covers ``insert(_:)`` wrote.
+    public func makeDurable() async throws { try await pending.makeDurable() }
 
     public func data(for key: CoverKey) async throws -> Data? {
         if let bytes = try await pending.data(for: key) { return bytes }
