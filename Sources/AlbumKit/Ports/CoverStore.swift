@@ -104,6 +104,12 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
         self = key
     }
 
+    /// Parses a file name given as its UTF-8 bytes, as ``init(fileName:)`` does.
+    init?(fileNameBytes bytes: UnsafeBufferPointer<UInt8>) {
+        guard let key = Self.parse(bytes) else { return nil }
+        self = key
+    }
+
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CoverKey? {
         let name = bytes.starts(with: "covers/".utf8) ? UnsafeBufferPointer(rebasing: bytes[7...]) : bytes
         guard name.count > 65, name[64] == UInt8(ascii: "."), let sha256 = SHA256Digest.lowercasedHex(UnsafeBufferPointer(rebasing: name[..<64])) else {
