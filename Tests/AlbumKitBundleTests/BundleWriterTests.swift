@@ -45,32 +45,66 @@ import Testing
         #expect(compression != .none || stream.count % 10240 == 0, "\(stream.count) bytes")
     }
 
-    /// A key the store has no bytes for is left out of the archive and of `checksums.sha256`;
-    /// a stored cover whose bytes changed on disk is written with the digest of its bytes, so
-    /// `sha256sum -c` passes and the verifier names it.
+    /// A plain tar is a whole number of 10 KiB records, as tar writes one, however many
+    /// blocks it took.
+    @Test(arguments: [1, 7, 13]) func aPlainTarIsWholeRecords(_ count: Int) async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let library = try await LibraryFixture.make(in: workspace).library
+        for index in 0..<count {
+            _ = try await library.storage.covers.put(Data(repeating: UInt8(index), count: 100_000), fileExtension: "png")
+        }
+        let bundle = workspace.path("backup.tar")
+        try await BundleWriter(compression: .none, generator: "test").write(library.contents(of: try await library.snapshot()), to: bundle)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: bundle.path)[.size] as? Int)
+        #expect(size % 10240 == 0 && size > count * 100_000, "\(size) bytes")
+        #expect(try runProgram("/bin/tar", ["-tf", bundle.path]).status == 0)
+    }
+
+    /// A key the store has no bytes for (here in the second batch read) is left out of the
+    /// archive and of `checksums.sha256`; a stored cover whose bytes changed on disk is written
+    /// with the digest of its bytes, so `sha256sum -c` passes and the verifier names it.
     @Test func checksumsNameWhatWasWritten() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
         let library = try await LibraryFixture.make(in: workspace).library
         let store = library.storage.covers
-        let kept = try await store.put(Data("kept cover".utf8), fileExtension: "jpg")
+        var kept: [CoverKey] = []
+        for index in 0..<40 { kept.append(try await store.put(Data("kept cover \(index)".utf8), fileExtension: "jpg")) }
         let changed = try await store.put(Data("changed cover".utf8), fileExtension: "png")
         let absent = CoverKey(bytes: Data("never stored".utf8), fileExtension: "jpg")
         let damaged = Data("bytes changed on disk".utf8)
         try damaged.write(to: URL(fileURLWithPath: try #require(store.location(of: changed))))
         let bundle = workspace.path("backup.tar.zst")
-        try await BundleWriter(compression: .zstd, generator: "test").write(library.contents(of: try await library.snapshot()), keys: [kept, absent, changed], to: bundle)
+        let keys = Array(kept[..<35]) + [absent] + kept[35...] + [changed]
+        try await BundleWriter(compression: .zstd, generator: "test").write(library.contents(of: try await library.snapshot()), keys: keys, to: bundle)
 
         let folder = try extract(bundle, in: workspace)
         let entries = try runProgram("/bin/tar", ["-tf", bundle.path]).output.split(separator: "\n").map(String.init)
-        #expect(entries == ["manifest.json", "albums.json", "state.json", kept.bundlePath, changed.bundlePath, "checksums.sha256"])
+        #expect(entries == ["manifest.json", "albums.json", "state.json"] + kept.map(\.bundlePath) + [changed.bundlePath, "checksums.sha256"])
         let lines = try String(contentsOf: folder.appendingPathComponent("checksums.sha256"), encoding: .utf8).split(separator: "\n")
-        #expect(lines.suffix(2) == ["\(kept.sha256)  \(kept.bundlePath)", "\(SHA256Digest.hex(of: damaged))  \(changed.bundlePath)"])
+        #expect(lines.suffix(41) == kept.map { "\($0.sha256)  \($0.bundlePath)" } + ["\(SHA256Digest.hex(of: damaged))  \(changed.bundlePath)"])
         let check = try runProgram("/usr/bin/sha256sum", ["-c", "--strict", "checksums.sha256"], in: folder)
         #expect(check.status == 0, "\(check.output)")
         // (It also names the fixture's own cover, which `keys` left out.)
         let problems = try await BundleVerifier.problems(in: bundle, limits: Limits())
         #expect(problems.filter { $0.contains("\(changed.bundlePath): the cover's bytes hash to \(SHA256Digest.hex(of: damaged))") }.count == 1, "\(problems)")
+    }
+
+    /// A store (a plugin's) that answers a batch with fewer covers than were asked for stops
+    /// the export with an error naming it, and no archive is left.
+    @Test func aStoreThatAnswersShortStopsTheExport() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let library = try await LibraryFixture.make(in: workspace).library
+        let store = ShortAnswers(folder: workspace.path("library/covers"))
+        let bundle = workspace.path("backup.tar.gz")
+        let storage = library.storage
+        let contents = ExportContents(snapshot: try await library.snapshot(), covers: store, steps: { try await storage.steps($0) })
+        let error = await #expect(throws: AlbumKitError.self) { try await BundleWriter(compression: .gzip, generator: "test").write(contents, to: bundle) }
+        #expect(error?.description.contains("the cover store answered 0 of 1 covers asked for") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: bundle.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).allSatisfy { !$0.hasPrefix(".backup") }, "no temporary file is left")
     }
 
     private func extract(_ bundle: URL, in workspace: Workspace) throws -> URL {
@@ -80,4 +114,18 @@ import Testing
         guard result.status == 0 else { throw FixtureError(result.output) }
         return folder
     }
+}
+
+/// The folder store, but a batch read drops its last answer: what a broken plugin's store does.
+private struct ShortAnswers: CoverStore {
+    let files: DirectoryCoverStore
+
+    init(folder: URL) { files = DirectoryCoverStore(folder: folder) }
+
+    func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey { try await files.put(bytes, fileExtension: fileExtension) }
+    func data(for key: CoverKey) async throws -> Data? { try await files.data(for: key) }
+    func data(for keys: [CoverKey]) async throws -> [Data?] { Array(try await files.data(for: keys).dropLast()) }
+    func contains(_ key: CoverKey) async throws -> Bool { try await files.contains(key) }
+    func keys() async throws -> [CoverKey] { try await files.keys() }
+    func remove(_ key: CoverKey) async throws -> Int { try await files.remove(key) }
 }

@@ -6,8 +6,8 @@ public struct DirectoryCoverStore: CoverStore {
     /// The folder (created on the first put).
     public let folder: URL
     private let folderPath: String
-    /// Whether ``insert(_:)`` wrote covers that ``makeDurable()`` has not flushed yet.
-    private let unflushed = Flag()
+    /// How far ``insert(_:)`` and ``makeDurable()`` have got, shared by the copies of the store.
+    private let flushes = Flushes()
 
     /// The covers in `folder`.
     public init(folder: URL) {
@@ -26,8 +26,8 @@ public struct DirectoryCoverStore: CoverStore {
     }
 
     /// Writes the batch's new covers as files, their write-back started at once; ``makeDurable()``
-    /// flushes the file system once for every batch (an import of 10 000 covers flushed 1 100
-    /// times, once per batch).
+    /// flushes the file system once for all the batches since the last flush (an import of
+    /// 10 000 covers flushed 1 100 times, once per batch).
     public func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
         var added: [CoverKey] = []
         do {
@@ -39,19 +39,16 @@ public struct DirectoryCoverStore: CoverStore {
             CoverFiles.remove(added, inFolder: folderPath)
             throw error
         }
-        if !added.isEmpty { unflushed.set(true) }
+        if !added.isEmpty { flushes.inserted() }
         return added
     }
 
-    /// Flushes the file system once for the covers inserted since the last flush.
+    /// Flushes the file system once for the covers inserted since the last flush that
+    /// succeeded. A call made while another is flushing flushes again: the other may fail.
     public func makeDurable() async throws {
-        guard unflushed.exchange(false) else { return }
-        do {
-            try CoverFiles.flush(folder)
-        } catch {
-            unflushed.set(true)
-            throw error
-        }
+        guard let batches = flushes.unflushed() else { return }
+        try CoverFiles.flush(folder)
+        flushes.flushed(upTo: batches)
     }
 
     public func data(for key: CoverKey) async throws -> Data? {
@@ -67,17 +64,22 @@ public struct DirectoryCoverStore: CoverStore {
     }
 
     /// The covers the folder's file names name, without sorting them (a third of `list` on
-    /// 100 000 covers went into the sort). Each name is parsed where `readdir` left it: a list of
-    /// every name first held 10 MB at 100 000 covers.
+    /// 100 000 covers went into the sort); none when the folder was never made. Each name is
+    /// parsed where `readdir` left it: a list of every name first held 10 MB at 100 000 covers.
     public func keySet() async throws -> Set<CoverKey> {
-        guard let directory = opendir(folderPath) else { return [] }
+        guard let directory = opendir(folderPath) else {
+            guard errno == ENOENT else { throw AlbumKitError.fileSystem(folderPath, "read the covers folder", errno: errno) }
+            return []
+        }
         defer { closedir(directory) }
         var keys: [CoverKey] = []
-        while let entry = readdir(directory) {
-            let key = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                CoverKey(fileNameBytes: UnsafeBufferPointer(rebasing: name.bindMemory(to: UInt8.self).prefix { $0 != 0 }))
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                guard errno == 0 else { throw AlbumKitError.fileSystem(folderPath, "read the covers folder", errno: errno) }
+                break
             }
-            if let key { keys.append(key) }
+            if let key = CoverKey(fileNameBytes: directoryEntryName(entry)) { keys.append(key) }
         }
         // Made at its final size: growing a set rehashes every key at each step.
         return Set(keys)
@@ -105,17 +107,21 @@ public struct DirectoryCoverStore: CoverStore {
     private func path(for key: CoverKey) -> String { CoverFiles.path(of: key, inFolder: folderPath) }
 }
 
-/// A flag shared by the copies of a store.
-private final class Flag: Sendable {
-    private let value = Mutex(false)
+/// Counts the batches ``DirectoryCoverStore/insert(_:)`` wrote and how many of them a flush
+/// that succeeded covered.
+private final class Flushes: Sendable {
+    private let counts = Mutex((inserted: 0, flushed: 0))
 
-    func set(_ newValue: Bool) { value.withLock { $0 = newValue } }
+    /// One more batch was written.
+    func inserted() { counts.withLock { $0.inserted += 1 } }
 
-    /// Sets `newValue` and returns what it was.
-    func exchange(_ newValue: Bool) -> Bool {
-        value.withLock { old in
-            defer { old = newValue }
-            return old
-        }
+    /// The number of batches written so far, when some of them are not flushed yet.
+    func unflushed() -> Int? {
+        counts.withLock { $0.inserted > $0.flushed ? $0.inserted : nil }
+    }
+
+    /// A flush begun once `batches` had been written has succeeded.
+    func flushed(upTo batches: Int) {
+        counts.withLock { $0.flushed = max($0.flushed, batches) }
     }
 }

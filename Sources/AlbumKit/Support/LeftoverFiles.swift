@@ -23,8 +23,9 @@ public enum LeftoverFiles {
         var leftovers: [String] = []
         while let entry = readdir(directory) {
             // Every leftover name starts with a dot: the rest are skipped before becoming Strings.
-            guard entry.pointee.d_name.0 == 0x2E else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let bytes = directoryEntryName(entry)
+            guard bytes.first == 0x2E else { continue }
+            let name = String(decoding: bytes, as: UTF8.self)
             if isLeftover(name, of: destination) { leftovers.append(name) }
         }
         closedir(directory)

@@ -3,6 +3,9 @@ import Foundation
 
 /// SHA-256 as lower-case hex, through swift-crypto.
 public enum SHA256Digest {
+    /// The hex digits, by value.
+    private static let digits = Array("0123456789abcdef".utf8)
+
     /// The hex digest of `bytes`.
     public static func hex(of bytes: Data) -> String {
         hex(SHA256.hash(data: bytes))
@@ -10,7 +13,6 @@ public enum SHA256Digest {
 
     /// The hex form of a finished digest, or of any digest's bytes.
     public static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)
         for byte in digest {
@@ -23,7 +25,6 @@ public enum SHA256Digest {
     /// Whether `hex` is the lower-case hex form of `digest`, compared without building it.
     public static func hex(_ hex: String, names digest: some Sequence<UInt8>) -> Bool {
         var text = hex.utf8.makeIterator()
-        let digits = Array("0123456789abcdef".utf8)
         for byte in digest {
             guard text.next() == digits[Int(byte >> 4)], text.next() == digits[Int(byte & 0xF)] else { return false }
         }

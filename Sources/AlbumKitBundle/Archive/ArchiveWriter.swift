@@ -19,8 +19,13 @@ final class ArchiveWriter {
     /// How many bytes the file held when writeback was last started.
     private var writeback: Int64 = 0
 
-    /// The size of the tar stream's blocks: handed to the compressor, or written to a plain tar.
+    /// The size of the tar stream's blocks handed to the compressor.
     private static let blockSize: Int32 = 256 * 1024
+    /// A tar record: a plain tar's size is a whole number of them.
+    private static let tarRecord: Int32 = 10240
+    /// The size of the blocks written to a plain tar: whole records (libarchive pads only the
+    /// last block to whole records, so every other block must already be).
+    private static let plainBlockSize: Int32 = 25 * tarRecord
     /// How many bytes are written between two starts of writeback.
     private static let writebackInterval: Int64 = 16 << 20
 
@@ -53,9 +58,10 @@ final class ArchiveWriter {
             }, nil, nil)
             try ArchiveStatus.check(opened, handle, .fileSystem, path)
         } else {
-            // Written in large blocks, padded to whole 10 KiB records at the end as tar pads them.
-            try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.blockSize), handle, .fileSystem, path)
-            try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 10240), handle, .fileSystem, path)
+            // Written in large blocks of whole 10 KiB records, the last one padded to whole
+            // records, as tar pads them.
+            try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.plainBlockSize), handle, .fileSystem, path)
+            try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, Self.tarRecord), handle, .fileSystem, path)
             try ArchiveStatus.check(archive_write_open_fd(handle, descriptor), handle, .fileSystem, path)
         }
     }

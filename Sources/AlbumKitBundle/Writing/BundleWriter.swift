@@ -3,8 +3,9 @@ import Crypto
 import Foundation
 
 /// Writes a library as a bundle (SPEC 3): `manifest.json` first, then `albums.json`,
-/// `state.json`, every cover once, and `checksums.sha256` last — streaming, a small batch of
-/// covers in memory at a time (read in one trip to the store), to a temporary name renamed
+/// `state.json`, every cover once, and `checksums.sha256` last — streaming, two small batches of
+/// covers in memory at a time (each read in one trip to the store, the next while this one is
+/// written), to a temporary name renamed
 /// into place when complete. Its memory does not grow with the library beyond the albums it
 /// is given: `albums.json` is written in pieces, and a cover's checksum line is its name (its
 /// bytes are hashed as they go out, and a stored cover whose bytes do not match its name gets
@@ -70,22 +71,31 @@ public struct BundleWriter: Sendable {
             return Task { try await contents.coverBytes(batch) }
         }
         var next = read(from: 0)
-        defer { next?.cancel() }
-        for start in stride(from: 0, to: coverKeys.count, by: Self.coverBatch) {
-            guard let batch = try await next?.value else { break }
-            next = read(from: start + Self.coverBatch)
-            for (index, bytes) in zip(start..., batch) {
-                guard let bytes else {
-                    sums.missing.insert(index)
-                    continue
+        do {
+            for start in stride(from: 0, to: coverKeys.count, by: Self.coverBatch) {
+                guard let batch = try await next?.value else { break }
+                let end = min(coverKeys.count, start + Self.coverBatch)
+                guard batch.count == end - start else {
+                    throw AlbumKitError(.libraryState, "\(path): the cover store answered \(batch.count) of \(end - start) covers asked for")
                 }
-                let key = coverKeys[index]
-                try archive.add(key.bundlePath, bytes)
-                sums.cover(at: index, bytes: bytes)
-                covers += 1
-                if archive.bytesWritten - reported >= Self.progressBytes { report() }
+                next = read(from: end)
+                for (index, bytes) in zip(start..., batch) {
+                    guard let bytes else {
+                        sums.missing.insert(index)
+                        continue
+                    }
+                    try archive.add(coverKeys[index].bundlePath, bytes)
+                    sums.cover(at: index, bytes: bytes)
+                    covers += 1
+                    if archive.bytesWritten - reported >= Self.progressBytes { report() }
+                }
+                report()
             }
-            report()
+        } catch {
+            // The batch being read ahead is done with the store before this returns.
+            next?.cancel()
+            _ = await next?.result
+            throw error
         }
         try archive.add(ChecksumList.entryName, size: sums.textSize) { write in try sums.writeText(to: write) }
         try archive.close()
