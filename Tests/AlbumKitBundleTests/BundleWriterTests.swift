@@ -1,5 +1,5 @@
 @testable import AlbumKit
-import AlbumKitBundle
+@testable import AlbumKitBundle
 import AlbumKitTesting
 import Foundation
 import Testing
@@ -105,6 +105,26 @@ import Testing
         #expect(error?.description.contains("the cover store answered 0 of 1 covers asked for") == true, "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: bundle.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).allSatisfy { !$0.hasPrefix(".backup") }, "no temporary file is left")
+    }
+
+    /// Batches of small covers grow to `largestBatch`, batches of large ones shrink to one cover,
+    /// and a batch in between keeps its size.
+    @Test func batchesFollowTheSizeOfTheCovers() {
+        var size = BundleWriter.coverBatch
+        var sizes: [Int] = []
+        for _ in 0..<6 {
+            size = BundleWriter.nextBatchSize(after: size, holding: size * 600)
+            sizes.append(size)
+        }
+        #expect(sizes == [64, 128, 256, 512, 512, 512], "600-byte covers")
+        #expect(BundleWriter.nextBatchSize(after: 32, holding: 32 * 30_000) == 32, "30 KB covers")
+        size = 32
+        sizes = []
+        for _ in 0..<7 {
+            size = BundleWriter.nextBatchSize(after: size, holding: size * 5_000_000)
+            sizes.append(size)
+        }
+        #expect(sizes == [16, 8, 4, 2, 1, 1, 1], "5 MB covers")
     }
 
     private func extract(_ bundle: URL, in workspace: Workspace) throws -> URL {

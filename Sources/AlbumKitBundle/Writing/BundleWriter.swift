@@ -21,8 +21,14 @@ public struct BundleWriter: Sendable {
         self.generator = generator
     }
 
-    /// How many covers are read from the store at once; progress is reported after each batch.
+    /// How many covers are read from the store at once at first; progress is reported after
+    /// each batch. Batches of small covers grow, up to `largestBatch`, while they hold less than
+    /// `smallBatchBytes` (600-byte covers cost more in queries than in bytes); batches of large
+    /// ones shrink, down to one cover, while they hold more than `largeBatchBytes`.
     static let coverBatch = 32
+    static let largestBatch = 512
+    static let smallBatchBytes = 256 << 10
+    static let largeBatchBytes = 8 << 20
     /// Progress is reported within a batch too once this many bytes were written since the last
     /// reading (large covers), but not per cover: an event costs about as much as a small cover.
     static let progressBytes: Int64 = 1 << 20
@@ -65,21 +71,22 @@ public struct BundleWriter: Sendable {
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
         sums.covers = coverKeys
         // The store reads the next batch while this one is hashed and written.
-        func read(from start: Int) -> Task<[Data?], any Error>? {
-            guard start < coverKeys.count else { return nil }
-            let batch = Array(coverKeys[start..<min(coverKeys.count, start + Self.coverBatch)])
-            return Task { try await contents.coverBytes(batch) }
+        func read(_ range: Range<Int>) -> (range: Range<Int>, task: Task<[Data?], any Error>)? {
+            guard !range.isEmpty else { return nil }
+            let batch = Array(coverKeys[range])
+            return (range, Task { try await contents.coverBytes(batch) })
         }
-        var next = read(from: 0)
+        var size = Self.coverBatch
+        var next = read(0..<min(coverKeys.count, size))
         do {
-            for start in stride(from: 0, to: coverKeys.count, by: Self.coverBatch) {
-                guard let batch = try await next?.value else { break }
-                let end = min(coverKeys.count, start + Self.coverBatch)
-                guard batch.count == end - start else {
-                    throw AlbumKitError(.libraryState, "\(path): the cover store answered \(batch.count) of \(end - start) covers asked for")
+            while let (range, task) = next {
+                let batch = try await task.value
+                guard batch.count == range.count else {
+                    throw AlbumKitError(.libraryState, "\(path): the cover store answered \(batch.count) of \(range.count) covers asked for")
                 }
-                next = read(from: end)
-                for (index, bytes) in zip(start..., batch) {
+                size = Self.nextBatchSize(after: size, holding: batch.reduce(0) { $0 + ($1?.count ?? 0) })
+                next = read(range.upperBound..<min(coverKeys.count, range.upperBound + size))
+                for (index, bytes) in zip(range, batch) {
                     guard let bytes else {
                         sums.missing.insert(index)
                         continue
@@ -93,14 +100,23 @@ public struct BundleWriter: Sendable {
             }
         } catch {
             // The batch being read ahead is done with the store before this returns.
-            next?.cancel()
-            _ = await next?.result
+            next?.task.cancel()
+            _ = await next?.task.result
             throw error
         }
         try archive.add(ChecksumList.entryName, size: sums.textSize) { write in try sums.writeText(to: write) }
         try archive.close()
         try file.commit()
         return archive.bytesWritten
+    }
+}
+
+extension BundleWriter {
+    /// How many covers to read next, after a batch of `size` covers held `bytes` bytes.
+    static func nextBatchSize(after size: Int, holding bytes: Int) -> Int {
+        if bytes < smallBatchBytes { return min(size * 2, largestBatch) }
+        if bytes > largeBatchBytes { return max(size / 2, 1) }
+        return size
     }
 }
 
