@@ -22,4 +22,15 @@ import Testing
         #expect(try await store.keySet() == [png, jpg])
         #expect(jpg.fileName.hasSuffix(".jpg"), "an extension is kept in lower case")
     }
+
+    /// A folder of more covers than one `readdir` buffer holds (32 KiB, about 350 of these
+    /// names): every one is a key (under `make sanitizers`, no name is read past its record).
+    @Test func aFolderOfThousandsOfCoversIsReadWhole() async throws {
+        let folder = try TemporaryFolder("cover-folder")
+        defer { folder.remove() }
+        let store = DirectoryCoverStore(folder: folder.url)
+        var expected = Set<CoverKey>()
+        for index in 0..<3000 { expected.insert(try await store.put(Data("cover \(index)".utf8), fileExtension: index % 3 == 0 ? "jpeg" : "png")) }
+        #expect(try await store.keySet() == expected)
+    }
 }
