@@ -110,18 +110,18 @@ import Testing
     /// Batches of small covers grow to `largestBatch`, batches of large ones shrink to one cover,
     /// and a batch in between keeps its size.
     @Test func batchesFollowTheSizeOfTheCovers() {
-        var size = BundleWriter.coverBatch
+        var size = CoverBatches.firstBatch
         var sizes: [Int] = []
         for _ in 0..<6 {
-            size = BundleWriter.nextBatchSize(after: size, holding: size * 600)
+            size = CoverBatches.size(after: size, holding: size * 600)
             sizes.append(size)
         }
         #expect(sizes == [64, 128, 256, 512, 512, 512], "600-byte covers")
-        #expect(BundleWriter.nextBatchSize(after: 32, holding: 32 * 30_000) == 32, "30 KB covers")
+        #expect(CoverBatches.size(after: 32, holding: 32 * 30_000) == 32, "30 KB covers")
         size = 32
         sizes = []
         for _ in 0..<7 {
-            size = BundleWriter.nextBatchSize(after: size, holding: size * 5_000_000)
+            size = CoverBatches.size(after: size, holding: size * 5_000_000)
             sizes.append(size)
         }
         #expect(sizes == [16, 8, 4, 2, 1, 1, 1], "5 MB covers")

@@ -4,9 +4,8 @@ import Foundation
 
 /// Writes a library as a bundle (SPEC 3): `manifest.json` first, then `albums.json`,
 /// `state.json`, every cover once, and `checksums.sha256` last — streaming, two small batches of
-/// covers in memory at a time (each read in one trip to the store, the next while this one is
-/// written), to a temporary name renamed
-/// into place when complete. Its memory does not grow with the library beyond the albums it
+/// covers in memory at a time (``CoverBatches``), to a temporary name renamed into place when
+/// complete. Its memory does not grow with the library beyond the albums it
 /// is given: `albums.json` is written in pieces, and a cover's checksum line is its name (its
 /// bytes are hashed as they go out, and a stored cover whose bytes do not match its name gets
 /// the digest they do have).
@@ -21,16 +20,9 @@ public struct BundleWriter: Sendable {
         self.generator = generator
     }
 
-    /// How many covers are read from the store at once at first; progress is reported after
-    /// each batch. Batches of small covers grow, up to `largestBatch`, while they hold less than
-    /// `smallBatchBytes` (600-byte covers cost more in queries than in bytes); batches of large
-    /// ones shrink, down to one cover, while they hold more than `largeBatchBytes`.
-    static let coverBatch = 32
-    static let largestBatch = 512
-    static let smallBatchBytes = 256 << 10
-    static let largeBatchBytes = 8 << 20
-    /// Progress is reported within a batch too once this many bytes were written since the last
-    /// reading (large covers), but not per cover: an event costs about as much as a small cover.
+    /// Progress is reported after each batch of covers, and within a batch too once this many
+    /// bytes were written since the last reading (large covers), but not per cover: an event
+    /// costs about as much as a small cover.
     static let progressBytes: Int64 = 1 << 20
 
     /// Writes `contents` and the covers `keys` names (default: every stored cover) to
@@ -70,22 +62,9 @@ public struct BundleWriter: Sendable {
         report()
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
         sums.covers = coverKeys
-        // The store reads the next batch while this one is hashed and written.
-        func read(_ range: Range<Int>) -> (range: Range<Int>, task: Task<[Data?], any Error>)? {
-            guard !range.isEmpty else { return nil }
-            let batch = Array(coverKeys[range])
-            return (range, Task { try await contents.coverBytes(batch) })
-        }
-        var size = Self.coverBatch
-        var next = read(0..<min(coverKeys.count, size))
+        var batches = CoverBatches(coverKeys, from: contents, path: path)
         do {
-            while let (range, task) = next {
-                let batch = try await task.value
-                guard batch.count == range.count else {
-                    throw AlbumKitError(.libraryState, "\(path): the cover store answered \(batch.count) of \(range.count) covers asked for")
-                }
-                size = Self.nextBatchSize(after: size, holding: batch.reduce(0) { $0 + ($1?.count ?? 0) })
-                next = read(range.upperBound..<min(coverKeys.count, range.upperBound + size))
+            while let (range, batch) = try await batches.next() {
                 for (index, bytes) in zip(range, batch) {
                     guard let bytes else {
                         sums.missing.insert(index)
@@ -99,24 +78,13 @@ public struct BundleWriter: Sendable {
                 report()
             }
         } catch {
-            // The batch being read ahead is done with the store before this returns.
-            next?.task.cancel()
-            _ = await next?.task.result
+            await batches.stop()
             throw error
         }
         try archive.add(ChecksumList.entryName, size: sums.textSize) { write in try sums.writeText(to: write) }
         try archive.close()
         try file.commit()
         return archive.bytesWritten
-    }
-}
-
-extension BundleWriter {
-    /// How many covers to read next, after a batch of `size` covers held `bytes` bytes.
-    static func nextBatchSize(after size: Int, holding bytes: Int) -> Int {
-        if bytes < smallBatchBytes { return min(size * 2, largestBatch) }
-        if bytes > largeBatchBytes { return max(size / 2, 1) }
-        return size
     }
 }
 

@@ -1,0 +1,65 @@
+import AlbumKit
+import Foundation
+
+/// The bytes of the covers `keys` names, read from the store a batch at a time (one trip each),
+/// the next batch read while the caller writes this one. Batches follow the covers' size: they
+/// start at `firstBatch` covers, grow up to `largestBatch` while they hold less than
+/// `smallBatchBytes` (600-byte covers cost more in queries than in bytes), and shrink, down to
+/// one cover, while they hold more than `largeBatchBytes`. A caller that stops early calls
+/// ``stop()``, so that the store is no longer used once it returns.
+struct CoverBatches {
+    static let firstBatch = 32
+    static let largestBatch = 512
+    static let smallBatchBytes = 256 << 10
+    static let largeBatchBytes = 8 << 20
+
+    private let keys: [CoverKey]
+    private let contents: ExportContents
+    /// Names the export in errors.
+    private let path: String
+    private var size = Self.firstBatch
+    /// The batch being read.
+    private var next: (range: Range<Int>, task: Task<[Data?], any Error>)?
+
+    /// Starts reading the first batch of `keys` from `contents`' store; `path` names the export.
+    init(_ keys: [CoverKey], from contents: ExportContents, path: String) {
+        self.keys = keys
+        self.contents = contents
+        self.path = path
+        next = read(0..<min(keys.count, size))
+    }
+
+    /// The next batch: the places in `keys` it covers and each cover's bytes (nil for one not
+    /// stored), or nil after the last. A store answering with another number of covers than it
+    /// was asked for (a plugin's) is an error.
+    mutating func next() async throws -> (range: Range<Int>, bytes: [Data?])? {
+        guard let (range, task) = next else { return nil }
+        let bytes = try await task.value
+        guard bytes.count == range.count else {
+            throw AlbumKitError(.libraryState, "\(path): the cover store answered \(bytes.count) of \(range.count) covers asked for")
+        }
+        size = Self.size(after: size, holding: bytes.reduce(0) { $0 + ($1?.count ?? 0) })
+        next = read(range.upperBound..<min(keys.count, range.upperBound + size))
+        return (range, bytes)
+    }
+
+    /// Cancels the batch being read and waits for it to let go of the store.
+    func stop() async {
+        next?.task.cancel()
+        _ = await next?.task.result
+    }
+
+    /// How many covers to read next, after a batch of `size` covers held `bytes` bytes.
+    static func size(after size: Int, holding bytes: Int) -> Int {
+        if bytes < smallBatchBytes { return min(size * 2, largestBatch) }
+        if bytes > largeBatchBytes { return max(size / 2, 1) }
+        return size
+    }
+
+    private func read(_ range: Range<Int>) -> (range: Range<Int>, task: Task<[Data?], any Error>)? {
+        guard !range.isEmpty else { return nil }
+        let batch = Array(keys[range])
+        let contents = contents
+        return (range, Task { try await contents.coverBytes(batch) })
+    }
+}
