@@ -85,4 +85,26 @@ import Testing
         }
         #expect(table.render(width: nil, colour: false) == ["TITLE  NOTE", "Low", "x\u{0600}"])
     }
+
+    /// A long table is laid out on every core: every line is still there, once, in order,
+    /// padded to the widest cell of the whole table (not of its own run).
+    @Test func aLongTableKeepsEveryLineInOrder() {
+        var table = TextTable(columns: [TextTable.Column(header: "N", alignRight: true), TextTable.Column(header: "NOTE")])
+        let count = 10_007
+        table.rows = (0..<count).map { [TextTable.Cell(String($0)), TextTable.Cell($0 == 7 ? "longest note" : "x")] }
+        let lines = table.render(width: nil, colour: false)
+        #expect(lines.count == count + 1)
+        #expect(lines.first == "    N  NOTE")
+        let expected = (0..<count).map { String(repeating: " ", count: 5 - String($0).count) + "\($0)  " + ($0 == 7 ? "longest note" : "x") }
+        #expect(Array(lines.dropFirst()) == expected)
+    }
+}
+
+/// Work split over the cores comes back whole and in order.
+@Suite struct ParallelTests {
+    @Test(arguments: [0, 1, 9_999, 10_001])
+    func everyIndexOnceInOrder(count: Int) {
+        #expect(Parallel.joined(count) { Array($0) } == Array(0..<count))
+        #expect(Parallel.joined(count, serialBelow: 1) { Array($0) } == Array(0..<count))
+    }
 }

@@ -3,8 +3,11 @@
 extension Library {
     /// Every album with its position and cover state, or those `query` matches, in order.
     public func listed(matching query: AlbumQuery = .all) async throws -> [ListedAlbum] {
-        let coverState = await coverStates()
-        return try await albums().enumerated().compactMap { index, album in
+        // The store's keys are read while the albums load (a table's keys, a folder's names).
+        async let storedKeys = Self.storedKeys(in: storage.covers)
+        let albums = try await albums()
+        let coverState = coverStates(stored: await storedKeys)
+        return albums.enumerated().compactMap { index, album in
             let listed = ListedAlbum(position: index + 1, album: album, cover: coverState(album))
             return query.matches(listed) ? listed : nil
         }
@@ -65,9 +68,14 @@ extension Library {
     }
 
     /// How each album's cover stands, asking the store for its keys once.
-    func coverStates() async -> @Sendable (Album) -> CoverState {
-        let stored = (try? await storage.covers.keySet()) ?? []
+    func coverStates() async -> @Sendable (Album) -> CoverState { coverStates(stored: await Self.storedKeys(in: storage.covers)) }
+
+    /// How each album's cover stands, given the keys the store holds.
+    private func coverStates(stored: Set<CoverKey>) -> @Sendable (Album) -> CoverState {
         let resolutions = memento.covers
         return { album in CoverState(of: album, resolutions: resolutions) { stored.contains($0) } }
     }
+
+    /// The keys `store` holds; none when it cannot be read (every cover then shows as missing).
+    private static func storedKeys(in store: any CoverStore) async -> Set<CoverKey> { (try? await store.keySet()) ?? [] }
 }

@@ -120,7 +120,12 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
             func isLetterOrDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) }
             guard fileExtension.allSatisfy(isLetterOrDigit) else { return nil }
             // Setting bit 0x20 lower-cases an ASCII letter and keeps a digit.
-            return CoverKey(sha256: sha256, fileExtension: String(decoding: fileExtension.lazy.map { $0 | 0x20 }, as: UTF8.self))
+            // Written in place: decoding a lazy map checks its type at run time, for every album.
+            let lowercased = String(unsafeUninitializedCapacity: fileExtension.count) { buffer in
+                for (index, byte) in fileExtension.enumerated() { buffer[index] = byte | 0x20 }
+                return fileExtension.count
+            }
+            return CoverKey(sha256: sha256, fileExtension: lowercased)
         }
         // Beyond ASCII only the Unicode properties tell letters and digits; a combining mark
         // right after the dot is a character of its own, neither, so it starts no extension.

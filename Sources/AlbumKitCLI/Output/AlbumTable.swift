@@ -11,11 +11,14 @@ enum AlbumTable {
             .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
             .init(header: "COVER"),
         ])
-        table.rows = rows.map { row in
-            [
-                row.album.id == current ? "*" : "", .init(String(row.position)), .init(row.album.title), .init(row.album.artist),
-                .init(row.album.year), .init(row.album.genre), coverCell(row.cover),
-            ]
+        // Each cell is escaped as it is made: 700 000 of them for 100 000 albums, on every core.
+        table.rows = Parallel.joined(rows.count) { range in
+            rows[range].map { row in
+                [
+                    row.album.id == current ? "*" : "", .init(String(row.position)), .init(row.album.title), .init(row.album.artist),
+                    .init(row.album.year), .init(row.album.genre), coverCell(row.cover),
+                ]
+            }
         }
         return table.render(width: width, colour: colour)
     }

@@ -6,7 +6,7 @@
 enum TerminalText {
     /// `text` with every unsafe character escaped; tabs too unless `keepingTabs`.
     static func escaped(_ text: String, keepingTabs: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: { isUnsafe($0, keepingTabs: keepingTabs) }) else { return text }
+        guard !isPlain(text), text.unicodeScalars.contains(where: { isUnsafe($0, keepingTabs: keepingTabs) }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             guard isUnsafe(scalar, keepingTabs: keepingTabs) else {
@@ -22,6 +22,13 @@ enum TerminalText {
             }
         }
         return result
+    }
+
+    /// Whether `text` holds no byte that can begin an unsafe scalar: no control byte, and no
+    /// lead byte of U+0080–U+009F (`C2`) or of the bidirectional controls (`E2`). A byte scan
+    /// that settles most text without decoding it (a `list` escapes 700 000 cells).
+    private static func isPlain(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F && $0 != 0xC2 && $0 != 0xE2 }
     }
 
     private static func isUnsafe(_ scalar: Unicode.Scalar, keepingTabs: Bool) -> Bool {
