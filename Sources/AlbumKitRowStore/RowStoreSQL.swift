@@ -5,7 +5,7 @@ import AlbumKit
 ///
 /// ```
 /// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key)
-///                  indexes on sort_key and on duplicate_key (Album.duplicateKey)
+///                  indexes on sort_key and on (duplicate_key, sort_key) (Album.duplicateKey)
 /// albumkit_blocks  (low_key PK, album_count)         see BlockIndex
 /// albumkit_state   (id = 1, generation, state, album_count)   the memento as JSON
 /// albumkit_history (id PK, step)                     one history step as JSON per row

@@ -7,7 +7,8 @@ import Foundation
 /// are each engine's own (``RowStoreDriver/legacySchema``: version 1 kept the whole history
 /// inside the memento, version 2 a step per row); at version 3 both engines reach the shared
 /// layout of ``RowStoreSQL`` — the engine's statements rename its tables, then the steps
-/// here add what both share; version 4 indexes each album's duplicate key. A library from an
+/// here add what both share; version 4 indexes each album's duplicate key, version 5 indexes
+/// it with the library order beside it. A library from an
 /// older albumkit is upgraded in one writing transaction the first time this build connects to
 /// it; one from a newer albumkit is refused, untouched.
 enum RowStoreSchema {
@@ -15,8 +16,10 @@ enum RowStoreSchema {
     static let sharedLayoutVersion = 3
     /// The version that added the indexed duplicate key (``indexDuplicateKeys(_:)``).
     static let duplicateKeyVersion = 4
+    /// The version that indexes the duplicate key with the order (``orderDuplicateKeys(_:)``).
+    static let duplicateOrderVersion = 5
     /// The version this build writes.
-    static let currentVersion = 4
+    static let currentVersion = 5
 
     /// Creates every table in an empty store, then tunes their storage
     /// (``RowStoreDriver/storageTuning``), inside the caller's creating transaction.
@@ -66,6 +69,7 @@ enum RowStoreSchema {
             }
             if step + 1 == sharedLayoutVersion { try await reachSharedLayout(connection, driver) }
             if step + 1 == duplicateKeyVersion { try await indexDuplicateKeys(connection) }
+            if step + 1 == duplicateOrderVersion { try await orderDuplicateKeys(connection) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
     }
@@ -110,5 +114,14 @@ enum RowStoreSchema {
             try await connection.execute("UPDATE albumkit_albums SET duplicate_key = ? WHERE id = ?", [.text(row.key), .text(row.id)])
         }
         try await connection.execute("CREATE INDEX albumkit_albums_duplicate_key ON albumkit_albums (duplicate_key)", [])
+    }
+
+    /// Version 5: the duplicate key indexed with the sort key beside it, so that the first
+    /// duplicate in library order (``RowStoreSQL/firstDuplicate``) is one probe of one index.
+    /// On the key alone, a PostgreSQL planner without statistics (right after a large import)
+    /// walked the whole order index instead, filtering: 15–20 ms an `add` at 100 000 albums.
+    private static func orderDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
+        try await connection.execute("CREATE INDEX albumkit_albums_duplicate_order ON albumkit_albums (duplicate_key, sort_key)", [])
+        try await connection.execute("DROP INDEX albumkit_albums_duplicate_key", [])
     }
 }

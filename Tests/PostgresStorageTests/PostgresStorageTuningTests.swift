@@ -67,6 +67,20 @@ struct PostgresStorageTuningTests {
         #expect(try psql(url, "SELECT pg_current_wal_flush_lsn() >= '\(written)'::pg_lsn") == "t")
     }
 
+    /// `add` asks for the first album with a duplicate key, in library order. Right after a
+    /// large import the planner has no statistics yet; it must still answer from one index
+    /// probe, not walk the order index filtering every row.
+    @Test func theFirstDuplicateIsOneIndexProbeWithoutStatistics() async throws {
+        let url = try await TestServer.freshDatabase()
+        try await PostgresStorage(url: url).create()
+        _ = try psql(url, """
+            INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, duplicate_key)
+              SELECT 'id' || n, n, 't', 'a', 'g', '2000', 'key' || n FROM generate_series(1, 20000) AS n
+            """)
+        let plan = try psql(url, "EXPLAIN SELECT id FROM albumkit_albums WHERE duplicate_key = 'none' ORDER BY sort_key LIMIT 1")
+        #expect(plan.contains("Index Cond: (duplicate_key = 'none'::text)") && !plan.contains("Filter"), "\(plan)")
+    }
+
     private func psql(_ url: String, _ query: String) throws -> String {
         let result = try runProgram("/usr/bin/psql", [url, "-At", "-c", query])
         #expect(result.status == 0, "\(result.output)")

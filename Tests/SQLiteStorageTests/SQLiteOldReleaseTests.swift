@@ -14,7 +14,7 @@ import Testing
         let file = cli.libraryFolder.appendingPathComponent("library.sqlite")
         try FileManager.default.createDirectory(at: cli.libraryFolder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixture, to: file)
-        try OldReleaseLibrary.expectUpgradedWithItsHistory(cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "sqlite"], currentVersion: 4) {
+        try OldReleaseLibrary.expectUpgradedWithItsHistory(cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "sqlite"], currentVersion: 5) {
             let script = """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
