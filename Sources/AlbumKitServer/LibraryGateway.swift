@@ -53,7 +53,7 @@ final class LibraryGateway: Sendable {
 
     /// Adds `record` at `position` (default: the end).
     func add(_ record: AlbumRecord, at position: Int?) async throws -> Album {
-        try await change { try await $0.add(record, at: position) }
+        try await change { try await $0.add(record, at: position).album }
     }
 
     /// Changes the fields `patch` names.

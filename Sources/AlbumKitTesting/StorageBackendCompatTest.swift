@@ -502,7 +502,8 @@ public struct StorageBackendCompatTest: Sendable {
             let position = Int.random(in: 1...count, using: &generator)
             switch Int.random(in: 0..<7, using: &generator) {
             case 0:
-                let album = try await library.add(AlbumRecord(title: "Random \(step)", artist: "A"), at: position)
+                let (album, taken) = try await library.add(AlbumRecord(title: "Random \(step)", artist: "A"), at: position)
+                try expect(taken == position, "add at \(position) reported position \(taken)")
                 model.insert(album, at: position - 1)
             case 1:
                 let positions = Set((0..<Int.random(in: 1...4, using: &generator)).map { _ in Int.random(in: 1...count, using: &generator) })

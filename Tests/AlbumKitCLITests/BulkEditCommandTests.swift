@@ -82,8 +82,12 @@ import Testing
         #expect(try cli.run("move", "6", "--to", "1").output == "Moved 'Low' from 6 to 1.\n")
         #expect(try cli.run("undo").output == "Undid: moved 'Low' from 6 to 1\n")
         #expect(try cli.run("redo").output == "Redid: moved 'Low' from 6 to 1\n")
-        #expect(try cli.run("add", "--title", "Lodger", "--artist", "David Bowie", "--year", "1979").status == 0)
+        let added = try cli.run("add", "--title", "Lodger", "--artist", "David Bowie", "--year", "1979").output
+        #expect(added.hasPrefix("Added 'Lodger' by David Bowie at position 11 (id "), "\(added)")
         #expect(try cli.run("undo").output == "Undid: added 'Lodger' at 11\n")
+        let inserted = try cli.run("add", "--title", "Lodger", "--artist", "David Bowie", "--year", "1979", "--at", "2").output
+        #expect(inserted.hasPrefix("Added 'Lodger' by David Bowie at position 2 (id "), "\(inserted)")
+        #expect(try cli.run("show", "2").output.contains("title:    Lodger"))
     }
 
     @Test func addingAnAlbumAlreadyThereAsksOrNeedsYes() throws {

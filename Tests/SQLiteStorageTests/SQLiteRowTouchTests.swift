@@ -28,7 +28,7 @@ import Testing
         let library = try await Library.open(storage, hub: NotificationHub())
         var added: [Album] = []
         for index in 0..<60 {
-            added.append(try await library.add(AlbumRecord(title: "Squeezed in \(index)", artist: "A"), at: 2))
+            added.append(try await library.add(AlbumRecord(title: "Squeezed in \(index)", artist: "A"), at: 2).album)
         }
         let after = try await keys(storage)
         let moved = before.filter { after[$0.key] != $0.value }.count

@@ -145,9 +145,10 @@ public actor Library {
 
     // MARK: - Changes
 
-    /// Adds an album at `position` (1-based; default: at the end) and returns it with its id.
+    /// Adds an album at `position` (1-based; default: at the end) and returns it with its id
+    /// and the position it took (what `add` reports, without reading it back).
     @discardableResult
-    public func add(_ record: AlbumRecord, at position: Int? = nil) async throws -> Album {
+    public func add(_ record: AlbumRecord, at position: Int? = nil) async throws -> (album: Album, position: Int) {
         let album = try record.validated(newID: .generate(), label: "'\(record.title)'")
         return try await change { albums, plan in
             let count = try await albums.count()
@@ -159,7 +160,7 @@ public actor Library {
                 throw AlbumKitError(.libraryState, "album '\(album.title)': the id '\(album.id)' is already used by the album at position \(taken + 1)")
             }
             plan.record("add '\(album.title)'", [.insert(album, at: index)])
-            return album
+            return (album, index + 1)
         }
     }
 

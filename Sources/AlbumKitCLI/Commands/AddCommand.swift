@@ -24,10 +24,10 @@ struct AddCommand: AsyncParsableCommand {
             let record = AlbumRecord(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
             try await confirmIfDuplicate(record, in: library)
             guard let cover, !cover.hasPrefix("covers/") else {
-                return try await report(try await library.add(record, at: at), in: library)
+                return report(try await library.add(record, at: at))
             }
             let summary = try await library.fetchingCovers {
-                try await report(try await library.add(record, at: at), in: library)
+                report(try await library.add(record, at: at))
             }
             await context.warn(about: summary, in: library)
         }
@@ -43,8 +43,8 @@ struct AddCommand: AsyncParsableCommand {
             yes: yes, warning: duplicate, question: "Add it anyway?", refusal: "\(duplicate); add --yes to add it anyway")
     }
 
-    private func report(_ album: Album, in library: Library) async throws {
-        let position = try await library.album(.id(album.id)).position
+    private func report(_ added: (album: Album, position: Int)) {
+        let (album, position) = added
         Console.out("Added '\(album.title)' by \(album.artist) at position \(position) (id \(album.id)).")
     }
 }
