@@ -16,6 +16,27 @@ import Testing
         return (library, folder)
     }
 
+    /// A listing long enough to be judged on every core keeps every album once, in order,
+    /// each with its own cover state: stored, missing (named but not in the store), none.
+    @Test func aLongListingJudgesEveryCoverInOrder() async throws {
+        let (library, folder) = try await makeLibrary(0)
+        defer { folder.remove() }
+        let stored = try await library.storage.covers.put(Data([0x89, 0x50, 0x4E, 0x47, 1]), fileExtension: "png")
+        let absent = CoverKey(sha256: String(repeating: "0", count: 64), fileExtension: "png")
+        let count = 10_003
+        let albums = (0..<count).map { index in
+            let cover = [stored.bundlePath, absent.bundlePath, nil][index % 3]
+            return try! Album(id: AlbumID("id-\(index)"), title: "Album \(index)", artist: "A", coverUrl: cover)
+        }
+        try await library.replaceAll(with: LibrarySnapshot(albums: albums))
+        let listed = try await library.listed()
+        #expect(listed.map(\.position) == Array(1...count))
+        #expect(listed.map(\.album) == albums)
+        #expect(listed.map(\.cover) == (0..<count).map { [CoverState.stored, .missing, .none][$0 % 3] })
+        let missing = try await library.listed(matching: AlbumQuery(terms: ["cover:missing"]))
+        #expect(missing.map(\.position) == Array(stride(from: 2, through: count, by: 3)))
+    }
+
     enum ChangeKind: String, CaseIterable, Sendable, CustomStringConvertible {
         case add, addAtPosition, update, remove, removeSeveral, move, moveUp
         var description: String { rawValue }

@@ -7,9 +7,12 @@ extension Library {
         async let storedKeys = Self.storedKeys(in: storage.covers)
         let albums = try await albums()
         let coverState = coverStates(stored: await storedKeys)
-        return albums.enumerated().compactMap { index, album in
-            let listed = ListedAlbum(position: index + 1, album: album, cover: coverState(album))
-            return query.matches(listed) ? listed : nil
+        // Judged on every core: each album's cover reference is parsed and looked up.
+        return Parallel.joined(albums.count) { range in
+            range.compactMap { index in
+                let listed = ListedAlbum(position: index + 1, album: albums[index], cover: coverState(albums[index]))
+                return query.matches(listed) ? listed : nil
+            }
         }
     }
 

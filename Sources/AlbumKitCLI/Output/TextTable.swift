@@ -1,3 +1,5 @@
+import AlbumKit
+
 /// A table of text for a terminal: columns aligned by display width (``DisplayWidth``), two
 /// spaces apart, no trailing spaces. Given a width, the widest shrinkable columns give up
 /// columns one at a time until the table fits (cells cut short end in `…`); when even
