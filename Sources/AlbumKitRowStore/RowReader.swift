@@ -73,6 +73,14 @@ struct RowReader<Connection: RowConnection>: Sendable {
         try await connection.query(RowStoreSQL.everyAlbum, []) { [rows] in try rows.album($0).album }
     }
 
+    /// Every album in library order, handed to `run` at most `size` at a time as the rows
+    /// come in (from the thread reading them); no run for an empty library.
+    func everyAlbum(inRunsOf size: Int, _ run: @escaping @Sendable ([Album]) -> Void) async throws {
+        let gathered = AlbumRun(size: size, run)
+        _ = try await connection.query(RowStoreSQL.everyAlbum, []) { [rows] in gathered.add(try rows.album($0).album) }
+        gathered.flush()
+    }
+
     /// The stored steps `ids` names (those not stored are left out).
     func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
         var steps: [Int64: HistoryStep] = [:]
@@ -101,5 +109,33 @@ struct RowReader<Connection: RowConnection>: Sendable {
             throw rows.damaged("table albumkit_blocks counts \(blocks.total) albums but positions \(wanted.lowerBound + 1)–\(wanted.upperBound) hold \(found.count)")
         }
         return found
+    }
+}
+
+/// Albums gathered row by row into runs of a given size, each handed on when full. A query
+/// reads its rows one after another, never two at once, so the run in the making needs no lock.
+private final class AlbumRun: @unchecked Sendable {
+    private let size: Int
+    private let run: @Sendable ([Album]) -> Void
+    private var albums: [Album] = []
+
+    init(size: Int, _ run: @escaping @Sendable ([Album]) -> Void) {
+        self.size = max(size, 1)
+        self.run = run
+        albums.reserveCapacity(self.size)
+    }
+
+    /// Adds `album`, handing the run on when it is full.
+    func add(_ album: Album) {
+        albums.append(album)
+        if albums.count == size { flush() }
+    }
+
+    /// Hands on what is gathered, if anything.
+    func flush() {
+        guard !albums.isEmpty else { return }
+        run(albums)
+        albums = []
+        albums.reserveCapacity(size)
     }
 }

@@ -1,5 +1,6 @@
 import AlbumKit
 import Foundation
+import Synchronization
 
 /// The behaviour every ``StorageBackend`` must show, as a library any adapter's tests run —
 /// in the manner of swift-configuration's `ProviderCompatTest`: every promise of the port's
@@ -44,6 +45,7 @@ public struct StorageBackendCompatTest: Sendable {
         case pointReadsAtTheEdges
         case unusualIDsFoundByPointReads
         case randomChangesMatchAPlainList
+        case piecesGiveWhatLoadGives
 
         public var description: String { rawValue }
     }
@@ -88,6 +90,7 @@ public struct StorageBackendCompatTest: Sendable {
         case .pointReadsAtTheEdges: try await pointReadsAtTheEdges(backend)
         case .unusualIDsFoundByPointReads: try await unusualIDsFoundByPointReads(backend)
         case .randomChangesMatchAPlainList: try await randomChangesMatchAPlainList(backend)
+        case .piecesGiveWhatLoadGives: try await piecesGiveWhatLoadGives(backend)
         }
     }
 
@@ -530,7 +533,36 @@ public struct StorageBackendCompatTest: Sendable {
         try await expectReads(backend, equal: CompatFixtures.albums(count: 1100), after: "undoing every random change")
     }
 
+    /// `load(pagesOf:into:)` hands over what `load()` reads: the memento first, then every
+    /// album in order in runs of 1 to `size` (none for an empty library).
+    private func piecesGiveWhatLoadGives(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        try await expectPieces(of: backend, size: 5, after: "creating an empty library")
+        try await backend.withWriter { writer, _ in
+            try await writer.save(LibrarySnapshot(albums: CompatFixtures.albums(count: 250)), change: .replaceAll())
+        }
+        try await Library.open(backend, hub: NotificationHub()).select(.position(7))
+        for size in [1, 7, 250, 1000] { try await expectPieces(of: backend, size: size, after: "250 albums") }
+    }
+
     // MARK: - Helpers
+
+    /// Checks the pieces of `backend` in runs of `size` against `load()`.
+    private func expectPieces(of backend: any StorageBackend, size: Int, after what: String) async throws {
+        let gathered = Mutex<[LibraryPiece]>([])
+        try await backend.load(pagesOf: size) { piece in gathered.withLock { $0.append(piece) } }
+        let pieces = gathered.withLock { $0 }
+        let whole = try await backend.load()
+        guard case .state(let state) = pieces.first else { throw CompatFailure("after \(what), the first piece must be the memento") }
+        try expect(state == whole.state, "after \(what), the pieces' memento differs from load()'s")
+        var albums: [Album] = []
+        for piece in pieces.dropFirst() {
+            guard case .albums(let run) = piece else { throw CompatFailure("after \(what), a second memento came among the albums") }
+            try expect((1...size).contains(run.count), "after \(what), a run of \(run.count) albums in runs of at most \(size)")
+            albums += run
+        }
+        try expect(albums == whole.albums, "after \(what), runs of \(size) give \(albums.count) albums that differ from load()'s \(whole.albums.count)")
+    }
 
     /// Checks that `load()` and, where offered, every point read give `albums`.
     private func expectReads(_ backend: any StorageBackend, equal albums: [Album], after what: String) async throws {

@@ -78,7 +78,7 @@ import Testing
 @Suite struct TextTableTests {
     @Test func trailingSpacesGoAndEveryCharacterStays() {
         var table = TextTable(columns: [TextTable.Column(header: "TITLE"), TextTable.Column(header: "NOTE")])
-        table.rows = [[TextTable.Cell("Low"), TextTable.Cell("")], [TextTable.Cell("x\u{0600} "), TextTable.Cell("")]]
+        table.append([[TextTable.Cell("Low"), TextTable.Cell("")], [TextTable.Cell("x\u{0600} "), TextTable.Cell("")]])
         for colour in [false, true] {
             let lines = table.render(width: 80, colour: colour)
             #expect(lines == ["TITLE  NOTE", "Low", "x\u{0600}"], "\(lines.map(\.debugDescription))")
@@ -91,7 +91,7 @@ import Testing
     @Test func aLongTableKeepsEveryLineInOrder() {
         var table = TextTable(columns: [TextTable.Column(header: "N", alignRight: true), TextTable.Column(header: "NOTE")])
         let count = 10_007
-        table.rows = (0..<count).map { [TextTable.Cell(String($0)), TextTable.Cell($0 == 7 ? "longest note" : "x")] }
+        table.append((0..<count).map { [TextTable.Cell(String($0)), TextTable.Cell($0 == 7 ? "longest note" : "x")] })
         let lines = table.render(width: nil, colour: false)
         #expect(lines.count == count + 1)
         #expect(lines.first == "    N  NOTE")

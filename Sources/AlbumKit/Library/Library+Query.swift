@@ -3,14 +3,74 @@
 extension Library {
     /// Every album with its position and cover state, or those `query` matches, in order.
     public func listed(matching query: AlbumQuery = .all) async throws -> [ListedAlbum] {
+        var listed: [ListedAlbum] = []
+        for try await page in listedPages(matching: query) { listed += page }
+        return listed
+    }
+
+    /// What ``listed(matching:)`` returns, a run at a time, as the store reads the albums: a
+    /// listing of a database lays out its first albums while the rest are read, and their
+    /// covers are judged on the way.
+    public nonisolated func listedPages(matching query: AlbumQuery = .all) -> AsyncThrowingStream<[ListedAlbum], any Error> {
+        let (pages, listing) = AsyncThrowingStream<[ListedAlbum], any Error>.makeStream()
+        let work = Task {
+            do {
+                try await list(matching: query, into: listing)
+                listing.finish()
+            } catch {
+                listing.finish(throwing: error)
+            }
+        }
+        listing.onTermination = { _ in work.cancel() }
+        return pages
+    }
+
+    /// Judges the albums run by run as the store hands them over (the store reads on in the
+    /// meantime), and hands each judged run to `listing`.
+    private func list(matching query: AlbumQuery, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws {
         // The store's keys are read while the albums load (a table's keys, a folder's names).
         async let storedKeys = Self.storedKeys(in: storage.covers)
-        let albums = try await albums()
-        let coverState = coverStates(stored: await storedKeys)
-        // Judged on every core: each album's cover reference is parsed and looked up.
-        return Parallel.joined(albums.count) { range in
+        if let held {
+            let coverState = coverStates(stored: await storedKeys)
+            listing.yield(Self.judged(held, from: 0, by: coverState, matching: query))
+            return
+        }
+        let (pieces, reading) = AsyncThrowingStream<LibraryPiece, any Error>.makeStream()
+        let reader = Task { [storage] in
+            do {
+                try await storage.load(pagesOf: Self.listingRun) { reading.yield($0) }
+                reading.finish()
+            } catch {
+                reading.finish(throwing: error)
+            }
+        }
+        defer { reader.cancel() }
+        var coverState: (@Sendable (Album) -> CoverState)?
+        var position = 0
+        for try await piece in pieces {
+            switch piece {
+            case .state(let state):
+                memento = state
+                coverState = coverStates(stored: await storedKeys)
+            case .albums(let albums):
+                guard let coverState else { throw AlbumKitError(.libraryState, "\(storage.location): the albums came before the memento") }
+                listing.yield(Self.judged(albums, from: position, by: coverState, matching: query))
+                position += albums.count
+            }
+        }
+    }
+
+    /// How many albums a listing judges and hands on at a time.
+    private static let listingRun = 8192
+
+    /// `albums` (the first at 0-based `start`) with their positions and cover states, those
+    /// `query` matches; a long run is judged on every core.
+    private static func judged(
+        _ albums: [Album], from start: Int, by coverState: @escaping @Sendable (Album) -> CoverState, matching query: AlbumQuery
+    ) -> [ListedAlbum] {
+        Parallel.joined(albums.count) { range in
             range.compactMap { index in
-                let listed = ListedAlbum(position: index + 1, album: albums[index], cover: coverState(albums[index]))
+                let listed = ListedAlbum(position: start + index + 1, album: albums[index], cover: coverState(albums[index]))
                 return query.matches(listed) ? listed : nil
             }
         }

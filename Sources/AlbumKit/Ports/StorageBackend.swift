@@ -16,6 +16,9 @@
 /// - Covers live with the library (``covers``), so moving one moves the other.
 /// - A backend that can read one album without loading all of them offers ``pointReads``,
 ///   so that `show 5` on 100 000 albums costs what it touches.
+/// - ``load(pagesOf:into:)`` reads what ``load()`` reads, one committed state, and hands it
+///   over in order: the memento first, then every album in library order in runs of 1 to
+///   `size` albums (none for an empty library). It returns once the last run is handed over.
 public protocol StorageBackend: Sendable {
     /// Where the library is, for messages ("/home/me/.local/share/albumkit/library.json").
     var location: String { get }
@@ -29,6 +32,10 @@ public protocol StorageBackend: Sendable {
     func create() async throws
     /// Reads the whole library (albums and memento, not the steps) without the writer lock.
     func load() async throws -> LibrarySnapshot
+    /// Reads the whole library as ``load()`` does, handing each piece to `piece` as soon as it
+    /// is read: the memento, then the albums a run of at most `size` at a time (a listing of a
+    /// database works on the first albums while the rest are read). `piece` must not block.
+    func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws
     /// The stored history steps `ids` names (those not stored are left out), without the lock.
     func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep]
     /// Takes the writer lock and returns the session that reads and saves under it.
@@ -38,6 +45,23 @@ public protocol StorageBackend: Sendable {
 extension StorageBackend {
     /// A backend that loads whole reads nothing apart.
     public var pointReads: (any LibraryPointReads)? { nil }
+
+    /// Loads whole, then hands the snapshot over in pieces.
+    public func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+        let snapshot = try await load()
+        piece(.state(snapshot.state))
+        for start in stride(from: 0, to: snapshot.albums.count, by: max(size, 1)) {
+            piece(.albums(Array(snapshot.albums[start..<min(start + max(size, 1), snapshot.albums.count)])))
+        }
+    }
+}
+
+/// A piece of a library read a run at a time (``StorageBackend/load(pagesOf:into:)``).
+public enum LibraryPiece: Sendable {
+    /// The memento, handed over before any album.
+    case state(LibraryState)
+    /// The next albums in library order.
+    case albums([Album])
 }
 
 /// A session holding the writer lock of a ``StorageBackend``.

@@ -36,18 +36,24 @@ struct ListCommand: AsyncParsableCommand {
         let order = try AlbumSort(parsing: sort)
         let template = try format.map { template throws(AlbumKitError) in try AlbumTemplate(parsing: template) }
         try await global.withLibrary { library, _ in
-            let listed = order.sorted(try await library.listed(matching: query))
+            // In library order, the table is laid out a run at a time while the store reads on.
+            let streamsTable = !json && template == nil && order.keys.isEmpty
+            var table = AlbumListTable()
+            var listed: [ListedAlbum] = []
+            for try await page in library.listedPages(matching: query) {
+                if streamsTable { table.append(page) } else { listed += page }
+            }
+            listed = order.sorted(listed)
             let current = await library.memento.current
             if json {
                 Console.out(rendered: [try AlbumJSON.list(listed.map(AlbumJSON.Row.init), current: current)])
             } else if let template {
                 // Fields may hold tabs, which a script reading the lines wants as they are.
                 Console.out(rendered: listed.map { TerminalText.escaped(template.render($0), keepingTabs: true) })
-            } else if listed.isEmpty {
-                Console.out(query.isEmpty ? "(no albums)" : "(no albums match '\(query)')")
             } else {
-                let rows = listed.map(AlbumJSON.Row.init)
-                Console.out(rendered: AlbumTable.render(rows, current: current, width: Console.width(.output), colour: Console.usesColour(.output)))
+                if !streamsTable { table.append(listed) }
+                guard !table.isEmpty else { return Console.out(query.isEmpty ? "(no albums)" : "(no albums match '\(query)')") }
+                Console.out(rendered: table.render(current: current, width: Console.width(.output), colour: Console.usesColour(.output)))
             }
         }
     }

@@ -1,28 +1,46 @@
 import AlbumKit
 
-/// The human forms of albums: a table for `list`, a block of fields for `show`.
-enum AlbumTable {
-    /// Columns: current mark, position (right-aligned), title, artist, year, genre, cover
-    /// state (coloured by state); fitted to `width` by cutting title, artist and genre, and
-    /// on a very narrow terminal leaving out genre, then year.
-    static func render(_ rows: [AlbumJSON.Row], current: AlbumID?, width: Int?, colour: Bool) -> [String] {
-        var table = TextTable(columns: [
-            .init(header: ""), .init(header: "#", alignRight: true), .init(header: "TITLE", shrinks: true),
-            .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
-            .init(header: "COVER"),
-        ])
+/// `list`'s table, built a run of albums at a time as they are listed. Columns: current mark,
+/// position (right-aligned), title, artist, year, genre, cover state (coloured by state);
+/// fitted to a width by cutting title, artist and genre, and on a very narrow terminal
+/// leaving out genre, then year.
+struct AlbumListTable {
+    private var table = TextTable(columns: [
+        .init(header: ""), .init(header: "#", alignRight: true), .init(header: "TITLE", shrinks: true),
+        .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
+        .init(header: "COVER"),
+    ])
+    /// Each row's album, to mark the current one once the listing is whole.
+    private var ids: [AlbumID] = []
+
+    /// Whether no album was appended.
+    var isEmpty: Bool { ids.isEmpty }
+
+    /// Appends a row for each of `listed`.
+    mutating func append(_ listed: [ListedAlbum]) {
         // Each cell is escaped as it is made: 700 000 of them for 100 000 albums, on every core.
-        table.rows = Parallel.joined(rows.count) { range in
-            rows[range].map { row in
+        table.append(Parallel.joined(listed.count) { range in
+            listed[range].map { row in
                 [
-                    row.album.id == current ? "*" : "", .init(String(row.position)), .init(row.album.title), .init(row.album.artist),
-                    .init(row.album.year), .init(row.album.genre), coverCell(row.cover),
+                    "", .init(String(row.position)), .init(row.album.title), .init(row.album.artist), .init(row.album.year),
+                    .init(row.album.genre), AlbumTable.coverCell(row.cover),
                 ]
             }
-        }
-        return table.render(width: width, colour: colour)
+        })
+        ids += listed.map(\.album.id)
     }
 
+    /// The lines, the row of `current` marked `*`, fitted to `width` when given.
+    func render(current: AlbumID?, width: Int?, colour: Bool) -> [String] {
+        var table = table
+        if let current, let row = ids.firstIndex(of: current) { table.replace(row: row, column: 0, with: "*") }
+        return table.render(width: width, colour: colour)
+    }
+}
+
+/// The human forms of single albums and their covers: a block of fields for `show`, a cover
+/// state's cell.
+enum AlbumTable {
     /// A cover state, coloured by what it asks of the reader.
     static func coverCell(_ state: CoverState) -> TextTable.Cell {
         switch state {

@@ -9,11 +9,11 @@ enum CoverStatusTable {
             .init(header: "#", alignRight: true), .init(header: "COVER"), .init(header: "TITLE", shrinks: true),
             .init(header: "REFERENCE", shrinks: true), .init(header: "REASON", shrinks: true),
         ])
-        table.rows = albums.map { listed in
+        table.append(albums.map { listed in
             let reference = listed.album.coverUrl ?? ""
             let reason = listed.cover == .failed ? resolutions[reference]?.failure ?? "" : ""
             return [.init(String(listed.position)), AlbumTable.coverCell(listed.cover), .init(listed.album.title), .init(reference), .init(reason)]
-        }
+        })
         return table.render(width: width, colour: colour)
     }
 

@@ -35,16 +35,31 @@ struct TextTable: Sendable {
     static let minimumWidth = 6
 
     var columns: [Column]
-    var rows: [[Cell]] = []
+    /// The rows, each a cell per column (``append(_:)``).
+    private(set) var rows: [[Cell]] = []
+    /// Each cell's width, row after row: measured once, as its row is appended (a `list` of
+    /// 100 000 albums measures 700 000 cells).
+    private var cellWidths: [Int] = []
+
+    /// A table with these columns and no rows yet.
+    init(columns: [Column]) { self.columns = columns }
+
+    /// Appends `newRows` (a cell per column each), measuring their cells.
+    mutating func append(_ newRows: [[Cell]]) {
+        cellWidths += Parallel.joined(newRows.count) { range in newRows[range].flatMap { $0.map { DisplayWidth.of($0.text) } } }
+        rows += newRows
+    }
+
+    /// Puts `cell` in place of the one at `row`, `column`.
+    mutating func replace(row: Int, column: Int, with cell: Cell) {
+        rows[row][column] = cell
+        cellWidths[row * columns.count + column] = DisplayWidth.of(cell.text)
+    }
 
     /// The lines of the table, fitted to `width` columns when given; coloured when `colour`.
     func render(width: Int?, colour: Bool) -> [String] {
         let header = columns.map { Cell($0.header) }
-        // Each cell is measured once, into one flat list a line at a time (a `list` of
-        // 100 000 albums measures 700 000 cells).
-        let measured = header.map { DisplayWidth.of($0.text) } + Parallel.joined(rows.count) { range in
-            rows[range].flatMap { $0.map { DisplayWidth.of($0.text) } }
-        }
+        let measured = header.map { DisplayWidth.of($0.text) } + cellWidths
         var shown = Array(columns.indices)
         var widths = natural(shown, measured)
         if let width {

@@ -1,0 +1,40 @@
+import AlbumKit
+import AlbumKitTesting
+import Foundation
+import SQLiteStorage
+import Testing
+
+/// A listing of a database is judged and handed over a run at a time as the rows are read:
+/// across several runs every album comes once, in order, with its own cover state, and the
+/// memento read with them (the current album) is the one the library keeps.
+@Suite struct SQLiteListingTests {
+    @Test func aListingOverManyRunsKeepsOrderAndCoverStates() async throws {
+        let folder = try TemporaryFolder("sqlite-listing")
+        defer { folder.remove() }
+        let storage = SQLiteStorage(file: folder.path("library.sqlite"))
+        try await storage.create()
+        let stored = try await storage.covers.put(Data([0x89, 0x50, 0x4E, 0x47, 2]), fileExtension: "png")
+        let absent = CoverKey(sha256: String(repeating: "f", count: 64), fileExtension: "jpg")
+        let count = 20_011
+        let albums = (0..<count).map { index in
+            try! Album(id: AlbumID("id-\(index)"), title: "Album \(index)", artist: "A", coverUrl: [stored.bundlePath, absent.bundlePath, nil][index % 3])
+        }
+        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        try await Library.open(storage, hub: NotificationHub()).select(.position(12_345))
+
+        let library = try await Library.open(storage, hub: NotificationHub())
+        var runs = 0
+        var listed: [ListedAlbum] = []
+        for try await run in library.listedPages() {
+            runs += 1
+            listed += run
+        }
+        #expect(runs > 1, "a listing of \(count) albums came in one run")
+        #expect(listed.map(\.position) == Array(1...count))
+        #expect(listed.map(\.album) == albums)
+        #expect(listed.map(\.cover) == (0..<count).map { [CoverState.stored, .missing, .none][$0 % 3] })
+        #expect(await library.memento.current == "id-12344")
+        let missing = try await library.listed(matching: AlbumQuery(terms: ["cover:missing"]))
+        #expect(missing.map(\.position) == Array(stride(from: 2, through: count, by: 3)))
+    }
+}
