@@ -17,6 +17,20 @@ import Testing
         }
     }
 
+    /// Kana, CJK ideographs and Hangul syllables are measured scalar by scalar too: for each,
+    /// alone, among Latin letters and before a combining mark (a voicing mark, a final jamo),
+    /// that must give what the rule per character gives.
+    @Test func wideLettersAreMeasuredAsCharacterByCharacter() {
+        for range: ClosedRange<UInt32> in [0x3030...0x30FF, 0x4DF0...0xA00F, 0xABF0...0xD7AF] {
+            for value in range {
+                guard let scalar = Unicode.Scalar(value).map(Character.init) else { continue }
+                for text in ["\(scalar)", "a\(scalar)é", "\(scalar)\u{3099}", "\(scalar)\u{11A8}"] {
+                    #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "U+\(String(value, radix: 16)) in \(text.debugDescription)")
+                }
+            }
+        }
+    }
+
     /// Latin text is measured scalar by scalar: for every scalar below U+0300, alone, between
     /// letters and after an accented one, that must give what the rule per character gives.
     @Test func latinTextIsMeasuredAsCharacterByCharacter() {

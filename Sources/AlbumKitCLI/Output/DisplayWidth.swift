@@ -11,8 +11,14 @@ enum DisplayWidth {
         // Latin text (below U+0300, where combining marks begin) has no emoji presentation, no
         // wide or combining characters: each scalar is a column, but for controls and the soft
         // hyphen (a format character), which take none. Anything else goes character by character.
+        // So are the kana, CJK ideographs and Hangul syllables (two columns each): none is an
+        // emoji or a combining mark, and a mark after one is beyond these ranges.
         var columns = 0
         for scalar in text.unicodeScalars {
+            if isPlainWide(scalar.value) {
+                columns += 2
+                continue
+            }
             guard scalar.value < 0x300 else { return text.reduce(0) { $0 + of($1) } }
             if scalar.value >= 0x20, !(0x7F...0x9F).contains(scalar.value), scalar.value != 0xAD { columns += 1 }
         }
@@ -34,6 +40,15 @@ enum DisplayWidth {
         }
         if scalar.value == 0x200B { return 0 }
         return isWide(scalar.value) ? 2 : 1
+    }
+
+    /// Hiragana and katakana letters, CJK ideographs, Hangul syllables: wide, and each a
+    /// character of its own.
+    private static func isPlainWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FFF, 0xAC00...0xD7A3: true
+        default: false
+        }
     }
 
     /// East Asian Wide (W) and Fullwidth (F) blocks, as wcwidth has them.
