@@ -98,6 +98,10 @@ import Testing
             #expect(lines == ["TITLE  NOTE", "Low", "x\u{0600}"], "\(lines.map(\.debugDescription))")
         }
         #expect(table.render(width: nil, colour: false) == ["TITLE  NOTE", "Low", "x\u{0600}"])
+        // A row of empty cells is an empty line, kept in its place.
+        table.append([[TextTable.Cell(""), TextTable.Cell("")], [TextTable.Cell("End"), TextTable.Cell("")]])
+        #expect(table.render(width: nil, colour: false) == ["TITLE  NOTE", "Low", "x\u{0600}", "", "End"])
+        #expect(Array(table.renderedRuns(width: nil, colour: false).joined()) == [UInt8]("TITLE  NOTE\nLow\nx\u{0600}\n\nEnd\n".utf8))
     }
 
     /// A long table is laid out on every core: every line is still there, once, in order,

@@ -53,7 +53,7 @@ struct ListCommand: AsyncParsableCommand {
             } else {
                 if !streamsTable { table.append(listed) }
                 guard !table.isEmpty else { return Console.out(query.isEmpty ? "(no albums)" : "(no albums match '\(query)')") }
-                Console.out(rendered: table.render(current: current, width: Console.width(.output), colour: Console.usesColour(.output)))
+                Console.out(renderedRuns: table.render(current: current, width: Console.width(.output), colour: Console.usesColour(.output)))
             }
         }
     }

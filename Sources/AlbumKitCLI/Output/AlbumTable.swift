@@ -30,11 +30,12 @@ struct AlbumListTable {
         ids += listed.map(\.album.id)
     }
 
-    /// The lines, the row of `current` marked `*`, fitted to `width` when given.
-    func render(current: AlbumID?, width: Int?, colour: Bool) -> [String] {
+    /// The lines, the row of `current` marked `*`, fitted to `width` when given, as
+    /// ``TextTable/renderedRuns(width:colour:)`` gives them.
+    func render(current: AlbumID?, width: Int?, colour: Bool) -> [[UInt8]] {
         var table = table
         if let current, let row = ids.firstIndex(of: current) { table.replace(row: row, column: 0, with: "*") }
-        return table.render(width: width, colour: colour)
+        return table.renderedRuns(width: width, colour: colour)
     }
 }
 

@@ -66,6 +66,15 @@ struct TextTable: Sendable {
 
     /// The lines of the table, fitted to `width` columns when given; coloured when `colour`.
     func render(width: Int?, colour: Bool) -> [String] {
+        renderedRuns(width: width, colour: colour).flatMap { run in
+            run.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// The lines ``render(width:colour:)`` gives, as UTF-8, each ending in a newline, in runs of
+    /// lines laid out side by side: a `list` of 100 000 albums is printed from them without a
+    /// string for each line.
+    func renderedRuns(width: Int?, colour: Bool) -> [[UInt8]] {
         let header = columns.map { Cell($0.header) }
         let measured = header.map(\.width) + cellWidths
         var shown = Array(columns.indices)
@@ -81,13 +90,17 @@ struct TextTable: Sendable {
         // Each run of lines has a writer of its own (they reuse their bytes).
         let (shownColumns, shownWidths) = (shown, widths)
         @Sendable func writer() -> LineWriter { LineWriter(table: self, shown: shownColumns, widths: shownWidths, width: width, colour: colour) }
+        var headerLine: [UInt8] = []
         var first = writer()
-        return [first.line(header, measured: measured[..<columns.count])] + Parallel.joined(rows.count) { range in
+        first.write(header, measured: measured[..<columns.count], to: &headerLine)
+        return [headerLine] + Parallel.joined(rows.count) { range in
             var writer = writer()
-            return range.map { index in
+            var run: [UInt8] = []
+            for index in range {
                 let start = (index + 1) * columns.count
-                return writer.line(rows[index], measured: measured[start..<(start + columns.count)])
+                writer.write(rows[index], measured: measured[start..<(start + columns.count)], to: &run)
             }
+            return [run]
         }
     }
 
@@ -113,9 +126,10 @@ struct TextTable: Sendable {
             (self.table, self.shown, self.widths, self.width, self.colour) = (table, shown, widths, width, colour)
         }
 
-        /// One line: the `shown` cells padded to `widths`, without trailing spaces; cut to
-        /// `width` when the columns that never shrink are wider still.
-        mutating func line(_ cells: [Cell], measured: ArraySlice<Int>) -> String {
+        /// Appends one line and its newline to `output`: the `shown` cells padded to `widths`,
+        /// without trailing spaces; cut to `width` when the columns that never shrink are wider still.
+        mutating func write(_ cells: [Cell], measured: ArraySlice<Int>, to output: inout [UInt8]) {
+            defer { output.append(UInt8(ascii: "\n")) }
             let measuresPlain = colour && width != nil
             styled.removeAll(keepingCapacity: true)
             plain.removeAll(keepingCapacity: true)
@@ -134,15 +148,15 @@ struct TextTable: Sendable {
             // An empty last cell leaves the gap before it: no trailing spaces. A space is one
             // byte and one scalar, so a character it ends (after a prepended mark) keeps the rest.
             Self.trimSpaces(&styled)
-            let line = String(decoding: styled, as: UTF8.self)
-            guard let width else { return line }
-            var plainLine = line
-            if measuresPlain {
-                Self.trimSpaces(&plain)
-                plainLine = String(decoding: plain, as: UTF8.self)
-            }
+            guard let width else { return output.append(contentsOf: styled) }
+            if measuresPlain { Self.trimSpaces(&plain) }
+            let plainLine = String(decoding: measuresPlain ? plain : styled, as: UTF8.self)
             // A terminal narrower than the columns that never shrink: cut the line itself.
-            return DisplayWidth.of(plainLine) > width ? DisplayWidth.truncated(plainLine, to: width) : line
+            if DisplayWidth.of(plainLine) > width {
+                output.append(contentsOf: DisplayWidth.truncated(plainLine, to: width).utf8)
+            } else {
+                output.append(contentsOf: styled)
+            }
         }
 
         private static func append(text: String, before: Int, after: Int, to bytes: inout [UInt8]) {

@@ -21,6 +21,12 @@ enum Console {
     /// Prints lines that a renderer (``TextTable``) already made safe and styled.
     static func out(rendered lines: [String]) { emit(lines, to: .output) }
 
+    /// Prints runs of lines, each line ending in a newline, that a renderer already made safe
+    /// and styled (``TextTable/renderedRuns(width:colour:)``).
+    static func out(renderedRuns runs: [[UInt8]]) {
+        for run in runs where !run.isEmpty { Stream.output.handle.write(Data(run)) }
+    }
+
     /// Prints `message` as one `error:` line on standard error.
     static func error(_ message: String) { emit([label("error:", .error, on: .error) + " " + TerminalText.escaped(message)], to: .error) }
 
