@@ -49,9 +49,10 @@ extension StorageBackend {
     /// Loads whole, then hands the snapshot over in pieces.
     public func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
         let snapshot = try await load()
+        let (albums, run) = (snapshot.albums, max(size, 1))
         piece(.state(snapshot.state))
-        for start in stride(from: 0, to: snapshot.albums.count, by: max(size, 1)) {
-            piece(.albums(Array(snapshot.albums[start..<min(start + max(size, 1), snapshot.albums.count)])))
+        for start in stride(from: 0, to: albums.count, by: run) {
+            piece(.albums(Array(albums[start..<min(start + run, albums.count)])))
         }
     }
 }

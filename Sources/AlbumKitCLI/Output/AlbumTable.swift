@@ -31,9 +31,9 @@ struct AlbumListTable {
     }
 
     /// The lines, the row of `current` marked `*`, fitted to `width` when given, as
-    /// ``TextTable/renderedRuns(width:colour:)`` gives them.
-    func render(current: AlbumID?, width: Int?, colour: Bool) -> [[UInt8]] {
-        var table = table
+    /// ``TextTable/renderedRuns(width:colour:)`` gives them. The mark is put in place (a copy
+    /// of the table would copy 100 000 rows for it).
+    mutating func render(current: AlbumID?, width: Int?, colour: Bool) -> [[UInt8]] {
         if let current, let row = ids.firstIndex(of: current) { table.replace(row: row, column: 0, with: "*") }
         return table.renderedRuns(width: width, colour: colour)
     }

@@ -7,7 +7,7 @@ enum DisplayWidth {
     /// The columns `text` takes.
     static func of(_ text: some StringProtocol) -> Int {
         // Printable ASCII, the usual case, is one column a byte.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        if isPrintableASCII(text) { return text.utf8.count }
         // Latin text (below U+0300, where combining marks begin) has no emoji presentation, no
         // wide or combining characters: each scalar is a column, but for controls and the soft
         // hyphen (a format character), which take none. Anything else goes character by character.
@@ -23,6 +23,11 @@ enum DisplayWidth {
             if scalar.value >= 0x20, !(0x7F...0x9F).contains(scalar.value), scalar.value != 0xAD { columns += 1 }
         }
         return columns
+    }
+
+    /// Whether `text` is printable ASCII alone: one column a byte, and nothing to escape.
+    static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// The columns one character (grapheme cluster) takes.

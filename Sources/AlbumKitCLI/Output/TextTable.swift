@@ -25,7 +25,7 @@ struct TextTable: Sendable {
 
         init(_ text: String, style: TerminalStyle? = nil) {
             // Printable ASCII, the usual cell, is safe as it is and a column a byte: one scan.
-            if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            if DisplayWidth.isPrintableASCII(text) {
                 (self.text, width) = (text, text.utf8.count)
             } else {
                 // A byte search: Foundation's `contains(_:)` on a String goes through NSString (a quarter of `list`).

@@ -36,7 +36,7 @@ enum Console {
     }
 
     private static func emit(_ lines: [String], to stream: Stream) {
-        // One buffer for every line and one write: a `list` of 100 000 albums prints 100 000 lines.
+        // One buffer for every line and one write (`list --format` prints a line an album).
         var bytes = Data(capacity: lines.reduce(0) { $0 + $1.utf8.count + 1 })
         for line in lines {
             bytes.append(contentsOf: line.utf8)
