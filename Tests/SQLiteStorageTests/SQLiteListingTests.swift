@@ -2,6 +2,7 @@ import AlbumKit
 import AlbumKitTesting
 import Foundation
 import SQLiteStorage
+import Synchronization
 import Testing
 
 /// A listing of a database is judged and handed over a run at a time as the rows are read:
@@ -36,5 +37,29 @@ import Testing
         #expect(await library.memento.current == "id-12344")
         let missing = try await library.listed(matching: AlbumQuery(terms: ["cover:missing"]))
         #expect(missing.map(\.position) == Array(stride(from: 2, through: count, by: 3)))
+    }
+
+    /// Runs are handed over as the rows are read, not after: with row 15 000 damaged, the
+    /// first run of 8 192 albums has been handed over before the read stops at it.
+    @Test func runsAreHandedOverBeforeTheReadEnds() async throws {
+        let folder = try TemporaryFolder("sqlite-runs")
+        defer { folder.remove() }
+        let file = folder.path("library.sqlite")
+        let storage = SQLiteStorage(file: file)
+        try await storage.create()
+        let albums = (0..<20_000).map { try! Album(id: AlbumID("id-\(String(format: "%05d", $0))"), title: "Album \($0)", artist: "A") }
+        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let damage = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE albumkit_albums SET year = 'abcde' WHERE id = 'id-15000'\"); c.commit(); c.close()"
+        let python = try Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", damage, file.path])
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+
+        let runs = Mutex<[Int]>([])
+        await #expect(throws: AlbumKitError.self) {
+            try await SQLiteStorage(file: file).load(pagesOf: 8192) { piece in
+                if case .albums(let run) = piece { runs.withLock { $0.append(run.count) } }
+            }
+        }
+        #expect(runs.withLock { $0 } == [8192], "the runs before the damaged row")
     }
 }
