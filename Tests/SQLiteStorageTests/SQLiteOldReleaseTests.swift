@@ -28,4 +28,40 @@ import Testing
             return OldReleaseLibrary.Inspection(schemaVersion: numbers[0], storedSteps: numbers[1])
         }
     }
+
+    /// A library file written by the release before schema version 5 (Tests/Fixtures/
+    /// library-v4.sqlite, made by albumkit at 4ab5d69: Low, Heroes, Lodger; four steps, the
+    /// last the update of Heroes' genre; Lodger selected) is upgraded on first use: its duplicate
+    /// key indexed with the order, its albums, memento and history kept.
+    @Test func aVersion4LibraryIsUpgradedAndKeepsItsHistory() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let file = cli.libraryFolder.appendingPathComponent("library.sqlite")
+        try FileManager.default.createDirectory(at: cli.libraryFolder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.fixture.deletingLastPathComponent().appendingPathComponent("library-v4.sqlite"), to: file)
+        let sqlite = ["ALBUMKIT_STORAGE_BACKEND": "sqlite"]
+        func inspect() throws -> String {
+            let script = """
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                indexes = sorted(name for (name,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'albumkit_albums_dup%'"))
+                print(c.execute("SELECT version FROM schemaVersion").fetchone()[0], c.execute("SELECT count(*) FROM albumkit_history").fetchone()[0], *indexes)
+                """
+            let result = try runProgram("/usr/bin/env", ["python3", "-c", script, file.path])
+            #expect(result.status == 0, "\(result.output)")
+            return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try inspect() == "4 4 albumkit_albums_duplicate_key")
+
+        let listed = try cli.run(["list", "--format", "$title|$genre"], environment: sqlite)
+        #expect(listed.output == "Low|\nHeroes|Art rock\nLodger|\n", "\(listed.error)")
+        #expect(try inspect() == "5 4 albumkit_albums_duplicate_order")
+        #expect(try cli.run(["current"], environment: sqlite).output.contains("title:    Lodger"))
+        let duplicate = try cli.run(["add", "--title", "low", "--artist", "DAVID BOWIE", "--year", "1977"], environment: sqlite)
+        #expect(duplicate.status != 0 && duplicate.error.contains("already in the library at position 1"), "\(duplicate.error)")
+        #expect(try cli.run(["undo"], environment: sqlite).status == 0)
+        #expect(try cli.run(["list", "--format", "$title|$genre"], environment: sqlite).output == "Low|\nHeroes|\nLodger|\n")
+        #expect(try cli.run(["redo"], environment: sqlite).status == 0)
+        #expect(try cli.run(["list", "--format", "$title|$genre"], environment: sqlite).output == "Low|\nHeroes|Art rock\nLodger|\n")
+    }
 }
