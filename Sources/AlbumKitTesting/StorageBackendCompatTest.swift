@@ -242,9 +242,10 @@ public struct StorageBackendCompatTest: Sendable {
         try await backend.withWriter { writer, _ in
             try await writer.save(LibrarySnapshot(albums: albums, state: state), change: .replaceAll(steps: steps))
         }
-        let loaded = try await backend.load()
-        let contents = ExportContents(snapshot: loaded, covers: backend.covers, steps: { try await backend.steps($0) })
-        try expect(try await contents.stateFile() == file, "state.json did not come back exactly")
+        let contents = ExportContents(storage: backend)
+        let loaded = try await contents.snapshot()
+        try expect(loaded.albums == albums, "an export read other albums than were saved")
+        try expect(try await contents.stateFile(of: loaded.state) == file, "state.json did not come back exactly")
     }
 
     private func concurrentWritersAllLand(_ backend: any StorageBackend) async throws {

@@ -58,36 +58,50 @@ extension LoadedLibraryDocument {
 }
 
 extension JSONFormat {
-    /// Writes `albums` as a JSON array — one album a line, keys sorted, the values
-    /// `JSONEncoder` writes — handing the text to `sink` in pieces, so no whole-list text is
-    /// ever in memory. Returns how many bytes it handed over. (Bundles write `albums.json` so:
-    /// once to learn the size their entry announces, once for real.)
-    @discardableResult
-    public func writeAlbums(_ albums: some Sequence<Album>, to sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
-        var count = 0
-        try withoutActuallyEscaping(sink) { sink in
-            var output = JSONOutput { bytes in
-                count += bytes.count
-                try sink(bytes)
-            }
-            try output.albumList(albums)
+    /// Writes albums to a file as a JSON array, a run at a time as they are read — one album a
+    /// line, keys sorted, the values `JSONEncoder` writes — so that neither the list's text nor
+    /// the whole list is ever in memory. (Bundles spool `albums.json` so, to learn the size its
+    /// archive entry announces first.)
+    public struct AlbumListWriter {
+        private var output: JSONOutput
+        private var first = true
+
+        /// A writer to the open file `descriptor`; `path` names it in errors.
+        public init(descriptor: Int32, path: String) {
+            output = JSONOutput(descriptor: descriptor, path: path)
+        }
+
+        /// Writes `albums` after those written so far.
+        public mutating func append(_ albums: some Sequence<Album>) throws {
+            for album in albums { try output.listedAlbum(album, first: &first) }
+        }
+
+        /// Closes the list and writes what is buffered; nothing may be appended after it.
+        public mutating func finish() throws {
+            try output.endList(first: first)
             try output.flush()
         }
-        return count
     }
 }
 
 extension JSONOutput {
     /// `[` then one album a line, then `]`.
     mutating func albumList(_ albums: some Sequence<Album>) throws {
-        try raw("[")
         var first = true
-        for album in albums {
-            try raw(first ? "\n" : ",\n")
-            first = false
-            try self.album(album)
-        }
-        try raw("]")
+        for album in albums { try listedAlbum(album, first: &first) }
+        try endList(first: first)
+    }
+
+    /// `album` as the next element of a list (the first, when `first`, which it clears).
+    mutating func listedAlbum(_ album: Album, first: inout Bool) throws {
+        try raw(first ? "[\n" : ",\n")
+        first = false
+        try self.album(album)
+    }
+
+    /// The end of a list whose elements `listedAlbum` wrote (none, when `first` is still set).
+    mutating func endList(first: Bool) throws {
+        try raw(first ? "[]" : "]")
     }
 
     /// An album object, keys sorted.

@@ -28,11 +28,14 @@ extension Library {
         }
         // What an export to the same file that was killed left beside it.
         LeftoverFiles.sweep(folder, only: destination.lastPathComponent)
-        let snapshot = try await self.snapshot()
-        hub.publish(.exportStarted(path: destination.path, albums: snapshot.albums.count))
-        let bytes = try await exporter.export(contents(of: snapshot), to: destination, hub: hub)
-        hub.publish(.exportFinished(path: destination.path, albums: snapshot.albums.count, bytesWritten: bytes))
-        return ExportReport(albums: snapshot.albums.count, bytes: bytes, exporter: exporter.name)
+        // A library held in memory is exported from there; one read by points is read again
+        // by the exporter, a run at a time, so that no export holds every album.
+        let contents = held != nil ? contents(of: try await snapshot()) : ExportContents(storage: storage)
+        hub.publish(.exportStarted(path: destination.path, albums: try await count()))
+        let bytes = try await exporter.export(contents, to: destination, hub: hub)
+        let albums = contents.albumsRead.count
+        hub.publish(.exportFinished(path: destination.path, albums: albums, bytesWritten: bytes))
+        return ExportReport(albums: albums, bytes: bytes, exporter: exporter.name)
     }
 
     /// `snapshot` with this library's covers and history steps, for an exporter.

@@ -35,19 +35,9 @@ extension Library {
             listing.yield(Self.judged(held, from: 0, by: coverState, matching: query))
             return
         }
-        let (pieces, reading) = AsyncThrowingStream<LibraryPiece, any Error>.makeStream()
-        let reader = Task { [storage] in
-            do {
-                try await storage.load(pagesOf: Self.listingRun) { reading.yield($0) }
-                reading.finish()
-            } catch {
-                reading.finish(throwing: error)
-            }
-        }
-        defer { reader.cancel() }
         var coverState: (@Sendable (Album) -> CoverState)?
         var position = 0
-        for try await piece in pieces {
+        for try await piece in storage.pieces(inRunsOf: Self.listingRun) {
             switch piece {
             case .state(let state):
                 memento = state

@@ -13,7 +13,7 @@ public struct AlbumListExporter<Format: LibraryFileFormat>: Exporter {
     public var fileEndings: [String] { format.fileExtensions.map { "." + $0 } }
 
     public func export(_ contents: ExportContents, to destination: URL, hub: NotificationHub) async throws -> Int64 {
-        let albums = contents.snapshot.albums
+        let albums = try await contents.snapshot().albums
         let data = try format.encode(albums)
         try AtomicFile.write(data, to: destination)
         hub.publish(.exportProgress(path: destination.path, albums: albums.count, totalAlbums: albums.count, covers: 0, bytesWritten: Int64(data.count)))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes a library to a file: a backup bundle, a plain album list. `albumkit export PATH`
 /// picks the exporter whose file ending `PATH` has (the longest that fits).
@@ -34,17 +35,27 @@ extension Exporter {
     public var settings: [SettingDeclaration] { [] }
 }
 
-/// What an ``Exporter`` writes: the albums and memento, and read access to the stored covers
-/// and history steps.
+/// What an ``Exporter`` writes: the albums and memento, read as the exporter asks (a run at a
+/// time, so that an export of a database holds one run of albums, not all of them), and read
+/// access to the stored covers and history steps.
 public struct ExportContents: Sendable {
-    /// The albums in order and the memento.
-    public let snapshot: LibrarySnapshot
     /// Who made the file (`albumkit 0.3.0`), for manifests.
     public let generator: String
+    private let library: Source
     private let store: any CoverStore
     private let readSteps: @Sendable ([Int64]) async throws -> [Int64: HistoryStep]
     /// Whether `state.json` keeps the ids the library gave its steps (a library's own storage).
     public var keepsStepIDs = false
+    /// How many albums the last read handed over (what the export reports it wrote).
+    let albumsRead = AlbumTally()
+
+    /// Where the albums and memento come from.
+    private enum Source: Sendable {
+        /// Held in memory.
+        case snapshot(LibrarySnapshot)
+        /// Read from the store each time they are asked for.
+        case storage(any StorageBackend)
+    }
 
     /// Contents of `snapshot` whose covers are in `store` and whose history steps `steps`
     /// reads.
@@ -53,16 +64,67 @@ public struct ExportContents: Sendable {
         steps: @escaping @Sendable ([Int64]) async throws -> [Int64: HistoryStep] = { _ in [:] },
         generator: String = "albumkit \(AlbumKitVersion.current)"
     ) {
-        self.snapshot = snapshot
+        self.init(.snapshot(snapshot), covers: store, steps: steps, generator: generator)
+    }
+
+    /// The library in `storage`, read from it when the exporter asks (one committed state per
+    /// read), with its covers and history steps.
+    public init(storage: any StorageBackend, generator: String = "albumkit \(AlbumKitVersion.current)") {
+        self.init(.storage(storage), covers: storage.covers, steps: { try await storage.steps($0) }, generator: generator)
+    }
+
+    private init(
+        _ library: Source, covers store: any CoverStore,
+        steps: @escaping @Sendable ([Int64]) async throws -> [Int64: HistoryStep], generator: String
+    ) {
+        self.library = library
         self.store = store
         self.readSteps = steps
         self.generator = generator
     }
 
-    /// The memento with every step of its history written out: a bundle's `state.json`.
-    public func stateFile() async throws -> StateFile {
-        let file = try StateFile(snapshot.state, steps: try await readSteps(snapshot.state.stepIDs))
-        return keepsStepIDs ? file.keepingIDs(of: snapshot.state) : file
+    /// Hands `piece` the memento, then every album in library order a run of at most `size`
+    /// at a time, all from one committed state; the next run is read while `piece` works on
+    /// this one.
+    public func read(inRunsOf size: Int, into piece: (LibraryPiece) throws -> Void) async throws {
+        var handed = 0
+        func hand(_ read: LibraryPiece) throws {
+            if case .albums(let albums) = read { handed += albums.count }
+            try piece(read)
+        }
+        switch library {
+        case .snapshot(let snapshot):
+            try snapshot.handOver(inRunsOf: size, to: hand)
+        case .storage(let storage):
+            for try await read in storage.pieces(inRunsOf: size) { try hand(read) }
+        }
+        albumsRead.set(handed)
+    }
+
+    /// How many albums ``snapshot()`` asks the store for at a time.
+    private static let collectingRun = 8192
+
+    /// The albums and memento whole, for an exporter that needs them all at once.
+    public func snapshot() async throws -> LibrarySnapshot {
+        if case .snapshot(let snapshot) = library {
+            albumsRead.set(snapshot.albums.count)
+            return snapshot
+        }
+        var snapshot = LibrarySnapshot()
+        try await read(inRunsOf: Self.collectingRun) { piece in
+            switch piece {
+            case .state(let state): snapshot.state = state
+            case .albums(let albums): snapshot.albums += albums
+            }
+        }
+        return snapshot
+    }
+
+    /// `state` (the memento a read handed over) with every step of its history written out: a
+    /// bundle's `state.json`.
+    public func stateFile(of state: LibraryState) async throws -> StateFile {
+        let file = try StateFile(state, steps: try await readSteps(state.stepIDs))
+        return keepsStepIDs ? file.keepingIDs(of: state) : file
     }
 
     /// Every stored cover's key.
@@ -73,4 +135,15 @@ public struct ExportContents: Sendable {
 
     /// The bytes of each of `keys`, in order, nil for one not stored (one trip to the store).
     public func coverBytes(_ keys: [CoverKey]) async throws -> [Data?] { try await store.data(for: keys) }
+}
+
+/// A count that an export's reads set and its workflow reads afterwards.
+final class AlbumTally: Sendable {
+    private let value = Mutex(0)
+
+    /// The count last set.
+    var count: Int { value.withLock { $0 } }
+
+    /// Replaces the count.
+    func set(_ count: Int) { value.withLock { $0 = count } }
 }

@@ -48,11 +48,34 @@ extension StorageBackend {
 
     /// Loads whole, then hands the snapshot over in pieces.
     public func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
-        let snapshot = try await load()
-        let (albums, run) = (snapshot.albums, max(size, 1))
-        piece(.state(snapshot.state))
+        try await load().handOver(inRunsOf: size, to: piece)
+    }
+
+    /// ``load(pagesOf:into:)`` as a stream of its pieces, which the store reads on while the
+    /// consumer works (one run ahead or more); dropping the stream cancels the read.
+    func pieces(inRunsOf size: Int) -> AsyncThrowingStream<LibraryPiece, any Error> {
+        let (pieces, reading) = AsyncThrowingStream<LibraryPiece, any Error>.makeStream()
+        let reader = Task {
+            do {
+                try await load(pagesOf: size) { reading.yield($0) }
+                reading.finish()
+            } catch {
+                reading.finish(throwing: error)
+            }
+        }
+        reading.onTermination = { _ in reader.cancel() }
+        return pieces
+    }
+}
+
+extension LibrarySnapshot {
+    /// Hands the memento, then the albums in runs of at most `size` (at least one), to `piece`:
+    /// what ``StorageBackend/load(pagesOf:into:)`` hands over.
+    func handOver(inRunsOf size: Int, to piece: (LibraryPiece) throws -> Void) rethrows {
+        let run = max(size, 1)
+        try piece(.state(state))
         for start in stride(from: 0, to: albums.count, by: run) {
-            piece(.albums(Array(albums[start..<min(start + run, albums.count)])))
+            try piece(.albums(Array(albums[start..<min(start + run, albums.count)])))
         }
     }
 }

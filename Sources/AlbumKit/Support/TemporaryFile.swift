@@ -8,9 +8,10 @@ import Glibc
 /// renames it into place; dropping it uncommitted removes it. What ``AtomicFile`` writes
 /// through; writers that must `await` between writes (streaming bundles) use it directly.
 /// It is locked while it lives, so a sweep (``LeftoverFiles``) removes it only once a crash
-/// has left it behind.
+/// has left it behind. A file that is never committed is scratch space (a bundle's spooled
+/// `albums.json`): it is open for reading too.
 public final class TemporaryFile {
-    /// The open descriptor to write to.
+    /// The open descriptor to write to (and read back from).
     public let descriptor: Int32
     private let path: String
     private let destination: URL
@@ -25,7 +26,7 @@ public final class TemporaryFile {
         let mode: mode_t = stat(destination.path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
         while true {
             let path = "\(folder)/.\(destination.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard descriptor >= 0 else {
                 throw AlbumKitError(.fileSystem, "\(path): cannot create a temporary file: \(String(cString: strerror(errno)))")
             }

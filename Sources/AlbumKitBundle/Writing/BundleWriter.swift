@@ -5,10 +5,10 @@ import Foundation
 /// Writes a library as a bundle (SPEC 3): `manifest.json` first, then `albums.json`,
 /// `state.json`, every cover once, and `checksums.sha256` last — streaming, two small batches of
 /// covers in memory at a time (``CoverBatches``), to a temporary name renamed into place when
-/// complete. Its memory does not grow with the library beyond the albums it
-/// is given: `albums.json` is written in pieces, and a cover's checksum line is its name (its
-/// bytes are hashed as they go out, and a stored cover whose bytes do not match its name gets
-/// the digest they do have).
+/// complete. Its memory does not grow with the library beyond the cover keys: the albums are
+/// read a run at a time into a spooled `albums.json` (``AlbumSpool``), and a cover's checksum
+/// line is its name (its bytes are hashed as they go out, and a stored cover whose bytes do not
+/// match its name gets the digest they do have).
 public struct BundleWriter: Sendable {
     /// How the archive is compressed.
     public var compression: BundleCompression
@@ -25,15 +25,31 @@ public struct BundleWriter: Sendable {
     /// costs about as much as a small cover.
     static let progressBytes: Int64 = 1 << 20
 
+    /// How many albums are read from the library at a time.
+    static let albumRun = 4096
+
     /// Writes `contents` and the covers `keys` names (default: every stored cover) to
     /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
     @discardableResult
     public func write(
         _ contents: ExportContents, keys: [CoverKey]? = nil, to destination: URL, hub: NotificationHub? = nil
     ) async throws -> Int64 {
-        let snapshot = contents.snapshot
         let path = destination.path
-        let total = snapshot.albums.count
+        // The albums first, into the spool: the manifest counts them and the list's entry
+        // announces its size, so both are known before the archive starts.
+        var spool = try AlbumSpool(beside: destination)
+        var state: LibraryState?
+        var total = 0
+        try await contents.read(inRunsOf: Self.albumRun) { piece in
+            switch piece {
+            case .state(let read): state = read
+            case .albums(let albums):
+                try spool.append(albums)
+                total += albums.count
+            }
+        }
+        guard let state else { throw AlbumKitError(.libraryState, "\(path): the library was read without its memento") }
+        let listSize = try spool.finish()
         let file = try TemporaryFile(beside: destination)
         let archive = try ArchiveWriter(descriptor: file.descriptor, path: path, compression: compression)
         var sums = BundleChecksums()
@@ -43,16 +59,15 @@ public struct BundleWriter: Sendable {
         }
         let json = JSONFormat()
         try add("manifest.json", try json.encode(BundleManifest(albumCount: total, generator: generator)))
-        let listSize = try json.writeAlbums(snapshot.albums) { _ in }
         var listHash = SHA256()
         try archive.add("albums.json", size: listSize) { write in
-            try json.writeAlbums(snapshot.albums) { bytes in
+            try spool.copy(listSize) { bytes in
                 listHash.update(bufferPointer: bytes)
                 try write(bytes)
             }
         }
         sums.file("albums.json", digest: SHA256Digest.hex(listHash.finalize()))
-        try add("state.json", try json.encode(try await contents.stateFile()))
+        try add("state.json", try json.encode(try await contents.stateFile(of: state)))
         var covers = 0
         var reported: Int64 = 0
         func report() {

@@ -1,0 +1,67 @@
+import AlbumKit
+import AlbumKitTesting
+import Foundation
+import SQLiteStorage
+import Testing
+
+/// An export of a database reads its albums a run at a time into a spooled `albums.json`:
+/// across several runs the bundle holds every album once, in order, with the memento read
+/// with them, and a read that fails half-way leaves neither the bundle nor the spool.
+@Suite struct SQLiteExportTests {
+    private static let sqlite = ["ALBUMKIT_STORAGE_BACKEND": "sqlite"]
+
+    /// A library of `count` albums (`id-00000`, …) in `cli`'s library folder, with the
+    /// album at `current` (1-based) selected; returns the library file.
+    private func library(of count: Int, in cli: CLIRunner, current: Int) async throws -> URL {
+        try FileManager.default.createDirectory(at: cli.libraryFolder, withIntermediateDirectories: true)
+        let file = cli.libraryFolder.appendingPathComponent("library.sqlite")
+        let storage = SQLiteStorage(file: file)
+        try await storage.create()
+        let albums = (0..<count).map { try! Album(id: AlbumID("id-\(String(format: "%05d", $0))"), title: "Album \($0)", artist: "A") }
+        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        try await Library.open(storage, hub: NotificationHub()).select(.position(current))
+        return file
+    }
+
+    @Test func anExportOverManyRunsHoldsEveryAlbumInOrder() async throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let count = 10_001
+        _ = try await library(of: count, in: cli, current: 9_000)
+        let out = try TemporaryFolder("sqlite-export")
+        defer { out.remove() }
+        let bundle = out.path("library.tar")
+
+        let export = try cli.run(["export", bundle.path], environment: Self.sqlite)
+        #expect(export.status == 0, "\(export.error)")
+        #expect(export.output.contains("\(count) albums"), "\(export.output)")
+        let script = """
+            import hashlib, json, sys, tarfile
+            t = tarfile.open(sys.argv[1])
+            read = lambda name: t.extractfile(name).read()
+            albums = json.loads(read("albums.json"))
+            sums = dict(reversed(line.split("  ")) for line in read("checksums.sha256").decode().splitlines())
+            print(len(albums), json.loads(read("manifest.json"))["albumCount"], json.loads(read("state.json"))["current"],
+                  all(a["id"] == "id-%05d" % i and a["title"] == "Album %d" % i for i, a in enumerate(albums)),
+                  sums["albums.json"] == hashlib.sha256(read("albums.json")).hexdigest())
+            """
+        let result = try runProgram("/usr/bin/env", ["python3", "-c", script, bundle.path])
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(count) \(count) id-08999 True True", "\(result.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path) == ["library.tar"], "the spool was left behind")
+    }
+
+    @Test func aReadThatFailsHalfWayLeavesNoBundleAndNoSpool() async throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let file = try await library(of: 10_000, in: cli, current: 1)
+        let damage = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE albumkit_albums SET year = 'abcde' WHERE id = 'id-09000'\"); c.commit(); c.close()"
+        #expect(try runProgram("/usr/bin/env", ["python3", "-c", damage, file.path]).status == 0)
+        let out = try TemporaryFolder("sqlite-export-damaged")
+        defer { out.remove() }
+
+        let export = try cli.run(["export", out.path("library.tar.gz").path], environment: Self.sqlite)
+        #expect(export.status != 0)
+        #expect(export.error.contains("year"), "\(export.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path) == [], "the export left files behind")
+    }
+}
