@@ -85,6 +85,32 @@ import Testing
         }
     }
 
+    /// A key holds a lower-case hex digest as its bytes, and any other text as given: either
+    /// way its digest reads back as made, keys made from the same name are equal (however they
+    /// were made), and keys sort by their digest's text, then extension.
+    @Test func coverKeysKeepTheirDigestAndSortAsTheirNames() {
+        var generator = SystemRandomNumberGenerator()
+        let hexDigits = Array("0123456789abcdef")
+        let digests = (0..<400).map { _ in String((0..<64).map { _ in hexDigits[Int(generator.next() % 16)] }) }
+            + [String(repeating: "0", count: 64), String(repeating: "f", count: 64), String(repeating: "0", count: 63) + "1"]
+        let texts = ["ABC", String(repeating: "A", count: 64), String(repeating: "a", count: 63), String(repeating: "a", count: 63) + "g", "", "é"]
+        var keys: [CoverKey] = []
+        for text in digests + texts {
+            for fileExtension in ["png", "jpg"] {
+                let key = CoverKey(sha256: text, fileExtension: fileExtension)
+                #expect(key.sha256 == text && key.fileName == "\(text).\(fileExtension)")
+                keys.append(key)
+            }
+        }
+        for digest in digests {
+            #expect(CoverKey(fileName: "covers/\(digest.uppercased()).PNG") == CoverKey(sha256: digest, fileExtension: "png"))
+            #expect(CoverKey(fileName: "\(digest).png").map { Set([$0, CoverKey(sha256: digest, fileExtension: "png")]).count } == 1)
+        }
+        #expect(CoverKey(sha256: String(repeating: "A", count: 64), fileExtension: "png") != CoverKey(sha256: String(repeating: "a", count: 64), fileExtension: "png"))
+        let byText = keys.sorted { ($0.sha256, $0.fileExtension) < ($1.sha256, $1.fileExtension) }
+        #expect(keys.shuffled().sorted().map(\.fileName) == byText.map(\.fileName))
+    }
+
     @Test func theDuplicateKeyComparisonAgreesWithTheKey() throws {
         let fields: [(String, String, String)] = [
             ("David Bowie", "Low", "1977"), ("  david BOWIE\t", "LOW ", "1977"), ("David Bowie", "Low", ""), ("David Bowie", "Low ", "1978"),

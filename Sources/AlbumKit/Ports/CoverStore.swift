@@ -89,11 +89,14 @@ extension CoverStore {
 /// The name of a stored cover: the SHA-256 of its bytes in lower-case hex, and an extension
 /// for the image type (`png`, `jpg`, …). Its file name is `<sha256>.<ext>`.
 public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
-    public let sha256: String
+    private let digest: Digest
     public let fileExtension: String
 
+    /// The digest in lower-case hex (or the text the key was made with, when that is not one).
+    public var sha256: String { digest.text }
+
     public init(sha256: String, fileExtension: String) {
-        self.sha256 = sha256
+        digest = Digest(sha256)
         self.fileExtension = fileExtension
     }
 
@@ -110,9 +113,15 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
         self = key
     }
 
+    private init(_ digest: Digest, fileExtension: String) {
+        self.digest = digest
+        self.fileExtension = fileExtension
+    }
+
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CoverKey? {
         let name = bytes.starts(with: "covers/".utf8) ? UnsafeBufferPointer(rebasing: bytes[7...]) : bytes
-        guard name.count > 65, name[64] == UInt8(ascii: "."), let sha256 = SHA256Digest.lowercasedHex(UnsafeBufferPointer(rebasing: name[..<64])) else {
+        guard name.count > 65, name[64] == UInt8(ascii: "."),
+              let words = Digest.Words(hex: UnsafeBufferPointer(rebasing: name[..<64]), ignoringCase: true) else {
             return nil
         }
         let fileExtension = UnsafeBufferPointer(rebasing: name[65...])
@@ -125,13 +134,13 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
                 for (index, byte) in fileExtension.enumerated() { buffer[index] = byte | 0x20 }
                 return fileExtension.count
             }
-            return CoverKey(sha256: sha256, fileExtension: lowercased)
+            return CoverKey(.words(words), fileExtension: lowercased)
         }
         // Beyond ASCII only the Unicode properties tell letters and digits; a combining mark
         // right after the dot is a character of its own, neither, so it starts no extension.
         let text = String(decoding: fileExtension, as: UTF8.self)
         guard text.allSatisfy({ $0.isLetter || $0.isNumber }) else { return nil }
-        return CoverKey(sha256: sha256, fileExtension: text.lowercased())
+        return CoverKey(.words(words), fileExtension: text.lowercased())
     }
 
     /// The key `bytes` get when stored with `fileExtension`.
@@ -146,7 +155,10 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     public var description: String { fileName }
     /// By digest, then extension: the order of their file names (a digest has 64 characters),
     /// without building them (a sort of 100 000 keys built 3 million).
-    public static func < (lhs: CoverKey, rhs: CoverKey) -> Bool { (lhs.sha256, lhs.fileExtension) < (rhs.sha256, rhs.fileExtension) }
+    public static func < (lhs: CoverKey, rhs: CoverKey) -> Bool {
+        if case .words(let left) = lhs.digest, case .words(let right) = rhs.digest, left != right { return left < right }
+        return (lhs.sha256, lhs.fileExtension) < (rhs.sha256, rhs.fileExtension)
+    }
 
     /// Decodes `<sha256>.<ext>`.
     public init(from decoder: any Decoder) throws {
@@ -162,5 +174,80 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(fileName)
+    }
+}
+
+extension CoverKey {
+    /// A key's digest: its 32 bytes when it is lower-case hex, as every stored cover's is (a
+    /// listing holds 100 000 keys, and each would otherwise be a string of its own), or the text
+    /// the key was made with. A text digest is never lower-case hex, so equal digests are equal
+    /// cases.
+    fileprivate enum Digest: Hashable, Sendable {
+        case words(Words)
+        case text(String)
+
+        /// The 32 bytes of a digest, big-endian in four words: compared as numbers, they sort
+        /// as their hex text does.
+        struct Words: Hashable, Sendable, Comparable {
+            var first: UInt64, second: UInt64, third: UInt64, fourth: UInt64
+
+            /// 64 hex digits, lower-case (or, `ignoringCase`, either case); nil for anything else.
+            init?(hex: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) {
+                guard hex.count == 64,
+                      let first = Self.word(hex, at: 0, ignoringCase), let second = Self.word(hex, at: 16, ignoringCase),
+                      let third = Self.word(hex, at: 32, ignoringCase), let fourth = Self.word(hex, at: 48, ignoringCase) else { return nil }
+                (self.first, self.second, self.third, self.fourth) = (first, second, third, fourth)
+            }
+
+            /// The 16 hex digits from `start` as a word.
+            private static func word(_ hex: UnsafeBufferPointer<UInt8>, at start: Int, _ ignoringCase: Bool) -> UInt64? {
+                var word: UInt64 = 0
+                for byte in hex[start..<start + 16] {
+                    // A digit keeps its bit 0x20 set; setting it turns A-F into a-f.
+                    let letter = ignoringCase ? byte | 0x20 : byte
+                    let nibble: UInt8
+                    if (0x30...0x39).contains(byte) {
+                        nibble = byte - 0x30
+                    } else if (0x61...0x66).contains(letter) {
+                        nibble = letter - 0x61 + 10
+                    } else {
+                        return nil
+                    }
+                    word = word << 4 | UInt64(nibble)
+                }
+                return word
+            }
+
+            static func < (lhs: Words, rhs: Words) -> Bool {
+                (lhs.first, lhs.second, lhs.third, lhs.fourth) < (rhs.first, rhs.second, rhs.third, rhs.fourth)
+            }
+
+            /// The 64 lower-case hex digits.
+            var hex: String {
+                String(unsafeUninitializedCapacity: 64) { buffer in
+                    for (slot, word) in [first, second, third, fourth].enumerated() {
+                        for place in 0..<16 {
+                            let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * place)) & 0xF
+                            buffer[slot * 16 + place] = nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
+                        }
+                    }
+                    return 64
+                }
+            }
+        }
+
+        /// `text` as words when it is 64 lower-case hex digits; as itself otherwise.
+        init(_ text: String) {
+            var text = text
+            self = text.withUTF8 { Words(hex: $0, ignoringCase: false) }.map(Digest.words) ?? .text(text)
+        }
+
+        /// The digest as text.
+        var text: String {
+            switch self {
+            case .words(let words): words.hex
+            case .text(let text): text
+            }
+        }
     }
 }
