@@ -55,6 +55,11 @@ struct RowReader<Connection: RowConnection>: Sendable {
         return blocks.start(of: block) + (before ?? 0)
     }
 
+    /// Whether an album has `id`: one statement, no position worked out.
+    func contains(_ id: AlbumID) async throws -> Bool {
+        try await connection.first(RowStoreSQL.keyOfID, [.text(id.rawValue)], { try $0.real(0) }) != nil
+    }
+
     /// The position of the first album in library order whose duplicate key is `key`.
     func firstIndex(ofDuplicateKey key: String, _ blocks: BlockIndex) async throws -> Int? {
         guard let id = try await connection.first(RowStoreSQL.firstDuplicate, [.text(key)], { try $0.text(0) }) else { return nil }

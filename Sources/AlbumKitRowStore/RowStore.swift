@@ -153,6 +153,10 @@ struct StoreReads<Driver: RowStoreDriver>: LibraryPointReads {
         try await store.withReader(transaction: true) { reader in try await reader.index(of: id, try await store.blocks(reader).blocks) }
     }
 
+    func contains(_ id: AlbumID) async throws -> Bool {
+        try await store.withReader(transaction: false) { try await $0.contains(id) }
+    }
+
     func firstIndex(ofDuplicateKey key: String) async throws -> Int? {
         try await store.withReader(transaction: true) { reader in
             try await reader.firstIndex(ofDuplicateKey: key, try await store.blocks(reader).blocks)

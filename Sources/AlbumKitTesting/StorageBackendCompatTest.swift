@@ -405,8 +405,10 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(try await reads.albums(in: 28..<40) == Array(whole.albums[28...]), "a range past the end must be clamped")
         for (index, album) in whole.albums.enumerated() where index % 7 == 0 {
             try expect(try await reads.index(of: album.id) == index, "index(of:) of \(album.id) is not \(index)")
+            try expect(try await reads.contains(album.id), "contains(_:) does not find \(album.id)")
         }
         try expect(try await reads.index(of: "no-such-album") == nil, "index(of:) of a missing id must be nil")
+        try expect(try await !reads.contains("no-such-album"), "contains(_:) finds a missing id")
         try await expectDuplicateLookups(backend, in: whole.albums, after: "30 adds")
         // The key ignores case and the white space around each field, in every script.
         try await library.add(AlbumRecord(title: "  Été indien ", artist: "ÖLAF", year: "1999"), at: 4)

@@ -35,11 +35,14 @@ extension Library {
 
     /// The stored cover of `album`, if its bytes are in the store.
     public func storedCover(of album: Album) async -> CoverKey? {
-        guard let reference = album.coverUrl,
-            let key = memento.covers[reference]?.key ?? CoverKey(fileName: reference),
-            (try? await storage.covers.contains(key)) == true
-        else { return nil }
+        guard let key = coverKey(of: album), (try? await storage.covers.contains(key)) == true else { return nil }
         return key
+    }
+
+    /// The key `album`'s cover is stored under when it is stored (a listed album judged
+    /// ``CoverState/stored`` has it in the store), asking the store nothing.
+    public func coverKey(of album: Album) -> CoverKey? {
+        CoverState.judged(album, resolutions: memento.covers).key
     }
 
     /// The bytes of the stored cover `key`, or nil when the library does not store it.

@@ -77,7 +77,7 @@ public actor Library {
         var held: [Album]?
         if let reads = storage.pointReads {
             memento = try await reads.state()
-            if let current = memento.current, try await reads.index(of: current) == nil { memento.current = nil }
+            if let current = memento.current, try await !reads.contains(current) { memento.current = nil }
         } else {
             let snapshot = try await storage.load()
             memento = snapshot.state

@@ -130,9 +130,17 @@ public protocol LibraryPointReads: Sendable {
     func albums(in range: Range<Int>) async throws -> [Album]
     /// The position of the album with `id`, if the library holds it.
     func index(of id: AlbumID) async throws -> Int?
+    /// Whether the library holds the album with `id` (what opening it asks of the current
+    /// album: a database answers without working out the position).
+    func contains(_ id: AlbumID) async throws -> Bool
     /// The position of the first album, in library order, whose ``Album/duplicateKey`` is
     /// `key`, if any (an indexed lookup: `add` asks it before adding).
     func firstIndex(ofDuplicateKey key: String) async throws -> Int?
+}
+
+extension LibraryPointReads {
+    /// Asks for the position.
+    public func contains(_ id: AlbumID) async throws -> Bool { try await index(of: id) != nil }
 }
 
 /// What a save changed, so that a backend can write only that.

@@ -72,7 +72,8 @@ extension Library {
     /// One album with its position, cover state and stored cover, for `show` and `current`.
     func detailRow(_ reference: AlbumReference) async throws -> AlbumJSON.Row {
         let listed = try await resolve(reference)
-        let stored = await storedCover(of: listed.album).map { ($0, coverLocation($0)) }
+        // Judging the cover asked the store already.
+        let stored = listed.cover == .stored ? coverKey(of: listed.album).map { ($0, coverLocation($0)) } : nil
         return AlbumJSON.Row(position: listed.position, album: listed.album, cover: listed.cover, stored: stored)
     }
 }
