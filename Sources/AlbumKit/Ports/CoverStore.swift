@@ -95,6 +95,11 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     /// The digest in lower-case hex (or the text the key was made with, when that is not one).
     public var sha256: String { digest.text }
 
+    /// The digest's bytes, when the key names one.
+    package var digestWords: SHA256Words? {
+        if case .words(let words) = digest { words } else { nil }
+    }
+
     public init(sha256: String, fileExtension: String) {
         digest = Digest(sha256)
         self.fileExtension = fileExtension
@@ -121,7 +126,7 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CoverKey? {
         let name = bytes.starts(with: "covers/".utf8) ? UnsafeBufferPointer(rebasing: bytes[7...]) : bytes
         guard name.count > 65, name[64] == UInt8(ascii: "."),
-              let words = Digest.Words(hex: UnsafeBufferPointer(rebasing: name[..<64]), ignoringCase: true) else {
+              let words = SHA256Words(hex: UnsafeBufferPointer(rebasing: name[..<64]), ignoringCase: true) else {
             return nil
         }
         let fileExtension = UnsafeBufferPointer(rebasing: name[65...])
@@ -183,69 +188,19 @@ extension CoverKey {
     /// the key was made with. A text digest is never lower-case hex, so equal digests are equal
     /// cases.
     fileprivate enum Digest: Hashable, Sendable {
-        case words(Words)
+        case words(SHA256Words)
         case text(String)
-
-        /// The 32 bytes of a digest, big-endian in four words: compared as numbers, they sort
-        /// as their hex text does.
-        struct Words: Hashable, Sendable, Comparable {
-            var first: UInt64, second: UInt64, third: UInt64, fourth: UInt64
-
-            /// 64 hex digits, lower-case (or, `ignoringCase`, either case); nil for anything else.
-            init?(hex: UnsafeBufferPointer<UInt8>, ignoringCase: Bool) {
-                guard hex.count == 64,
-                      let first = Self.word(hex, at: 0, ignoringCase), let second = Self.word(hex, at: 16, ignoringCase),
-                      let third = Self.word(hex, at: 32, ignoringCase), let fourth = Self.word(hex, at: 48, ignoringCase) else { return nil }
-                (self.first, self.second, self.third, self.fourth) = (first, second, third, fourth)
-            }
-
-            /// The 16 hex digits from `start` as a word.
-            private static func word(_ hex: UnsafeBufferPointer<UInt8>, at start: Int, _ ignoringCase: Bool) -> UInt64? {
-                var word: UInt64 = 0
-                for byte in hex[start..<start + 16] {
-                    // A digit keeps its bit 0x20 set; setting it turns A-F into a-f.
-                    let letter = ignoringCase ? byte | 0x20 : byte
-                    let nibble: UInt8
-                    if (0x30...0x39).contains(byte) {
-                        nibble = byte - 0x30
-                    } else if (0x61...0x66).contains(letter) {
-                        nibble = letter - 0x61 + 10
-                    } else {
-                        return nil
-                    }
-                    word = word << 4 | UInt64(nibble)
-                }
-                return word
-            }
-
-            static func < (lhs: Words, rhs: Words) -> Bool {
-                (lhs.first, lhs.second, lhs.third, lhs.fourth) < (rhs.first, rhs.second, rhs.third, rhs.fourth)
-            }
-
-            /// The 64 lower-case hex digits.
-            var hex: String {
-                String(unsafeUninitializedCapacity: 64) { buffer in
-                    for (slot, word) in [first, second, third, fourth].enumerated() {
-                        for place in 0..<16 {
-                            let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * place)) & 0xF
-                            buffer[slot * 16 + place] = nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
-                        }
-                    }
-                    return 64
-                }
-            }
-        }
 
         /// `text` as words when it is 64 lower-case hex digits; as itself otherwise.
         init(_ text: String) {
             var text = text
-            self = text.withUTF8 { Words(hex: $0, ignoringCase: false) }.map(Digest.words) ?? .text(text)
+            self = text.withUTF8 { SHA256Words(hex: $0, ignoringCase: false) }.map(Digest.words) ?? .text(text)
         }
 
         /// The digest as text.
         var text: String {
             switch self {
-            case .words(let words): words.hex
+            case .words(let words): words.description
             case .text(let text): text
             }
         }

@@ -22,15 +22,6 @@ public enum SHA256Digest {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// Whether `hex` is the lower-case hex form of `digest`, compared without building it.
-    public static func hex(_ hex: String, names digest: some Sequence<UInt8>) -> Bool {
-        var text = hex.utf8.makeIterator()
-        for byte in digest {
-            guard text.next() == digits[Int(byte >> 4)], text.next() == digits[Int(byte & 0xF)] else { return false }
-        }
-        return text.next() == nil
-    }
-
     /// `text` as a digest in lower-case hex when it is exactly 64 ASCII hex digits in either
     /// case; nil for anything else.
     public static func lowercasedHex(_ text: some Collection<UInt8>) -> String? {

@@ -41,7 +41,7 @@ final class BundleReader {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var root = BundleRoot()
     /// Every file's SHA-256, by its path in the archive.
-    private var digests: [EntryPath: EntryDigest] = [:]
+    private var digests: [EntryPath: SHA256Words] = [:]
     private var manifest: (value: BundleManifest, subject: String)?
     private var listed: (count: Int, subject: String)?
     private var checksums: (value: ChecksumList, subject: String)?
@@ -128,7 +128,7 @@ final class BundleReader {
     /// keeps them only when `keep`.
     private func readEntry(
         _ entry: ArchiveEntryInfo, keep: Bool, limit: (bytes: Int64, key: String)?
-    ) throws(AlbumKitError) -> (Data?, EntryDigest) {
+    ) throws(AlbumKitError) -> (Data?, SHA256Words) {
         var hasher = SHA256()
         var kept: Data? = keep ? Data(capacity: Int(min(entry.declaredSize ?? 0, limit?.bytes ?? 0))) : nil
         var size: Int64 = 0
@@ -141,10 +141,10 @@ final class BundleReader {
             hasher.update(bufferPointer: chunk)
             kept?.append(chunk.assumingMemoryBound(to: UInt8.self))
         }
-        return (kept, EntryDigest(hasher.finalize()))
+        return (kept, SHA256Words(hasher.finalize()))
     }
 
-    private func handle(_ role: Role, bytes: Data?, digest: EntryDigest, relative: EntryPath?, subject: String) throws(AlbumKitError) {
+    private func handle(_ role: Role, bytes: Data?, digest: SHA256Words, relative: EntryPath?, subject: String) throws(AlbumKitError) {
         let bytes = bytes ?? Data()
         switch role {
         case .manifest:
@@ -175,7 +175,7 @@ final class BundleReader {
                 try report(error)
             }
         case .cover(let key):
-            guard digest == EntryDigest(hex: key.sha256.utf8) else {
+            guard digest == key.digestWords else {
                 return try report(AlbumKitError(.unreadableInput, "\(subject): the cover's bytes hash to \(digest), not to its name"))
             }
             pending.append(.source(.cover(path: relative?.description ?? key.bundlePath, bytes: bytes)))

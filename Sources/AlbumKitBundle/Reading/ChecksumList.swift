@@ -7,7 +7,7 @@ struct ChecksumList {
     /// One line: the path it names, the digest it expects, and its 1-based line number.
     struct Line {
         let path: EntryPath
-        let digest: EntryDigest
+        let digest: SHA256Words
         let number: Int
     }
 
@@ -37,7 +37,7 @@ struct ChecksumList {
 
     private static func line(_ line: Data, number: Int, subject: String) throws(AlbumKitError) -> Line {
         let separator = line.dropFirst(64).prefix(2)
-        guard let digest = EntryDigest(hex: line.prefix(64)), separator.elementsEqual("  ".utf8) || separator.elementsEqual(" *".utf8) else {
+        guard let digest = line.prefix(64).withUnsafeBytes({ SHA256Words(hex: $0.bindMemory(to: UInt8.self), ignoringCase: true) }), separator.elementsEqual("  ".utf8) || separator.elementsEqual(" *".utf8) else {
             throw AlbumKitError(.unreadableInput, "\(subject) line \(number): not a sha256sum line ('\(String(decoding: line, as: UTF8.self).prefix(80))')")
         }
         guard let name = String(validating: line.dropFirst(66), as: UTF8.self) else {

@@ -118,8 +118,8 @@ private struct BundleChecksums {
 
     /// Hashes the bytes written for the cover at `index` of ``covers``.
     mutating func cover(at index: Int, bytes: Data) {
-        let digest = SHA256.hash(data: bytes)
-        if !SHA256Digest.hex(covers[index].sha256, names: digest) { unexpected[index] = SHA256Digest.hex(digest) }
+        let words = SHA256Words(SHA256.hash(data: bytes))
+        if covers[index].digestWords != words { unexpected[index] = words.description }
     }
 
     private var written: some Sequence<(offset: Int, element: CoverKey)> {
