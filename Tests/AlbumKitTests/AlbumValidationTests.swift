@@ -107,6 +107,8 @@ import Testing
             #expect(CoverKey(fileName: "\(digest).png").map { Set([$0, CoverKey(sha256: digest, fileExtension: "png")]).count } == 1)
         }
         #expect(CoverKey(sha256: String(repeating: "A", count: 64), fileExtension: "png") != CoverKey(sha256: String(repeating: "a", count: 64), fileExtension: "png"))
+        #expect(Set(keys).count == keys.count, "keys that differ only in extension are distinct")
+        #expect(Set(keys + keys.map { CoverKey(sha256: $0.sha256, fileExtension: $0.fileExtension) }).count == keys.count)
         let byText = keys.sorted { ($0.sha256, $0.fileExtension) < ($1.sha256, $1.fileExtension) }
         #expect(keys.shuffled().sorted().map(\.fileName) == byText.map(\.fileName))
     }

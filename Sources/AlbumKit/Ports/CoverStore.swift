@@ -95,6 +95,13 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     /// The digest in lower-case hex (or the text the key was made with, when that is not one).
     public var sha256: String { digest.text }
 
+    /// Hashes the digest alone: keys that differ only in extension are rare (one cover stored
+    /// twice under two types), and a string's hash costs more than four words' (`list` looks up
+    /// every album's key).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
+    }
+
     /// The digest's bytes, when the key names one.
     package var digestWords: SHA256Words? {
         if case .words(let words) = digest { words } else { nil }

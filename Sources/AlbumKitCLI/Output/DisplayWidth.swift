@@ -27,7 +27,8 @@ enum DisplayWidth {
 
     /// Whether `text` is printable ASCII alone: one column a byte, and nothing to escape.
     static func isPrintableASCII(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        func isPrintable(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
+        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPrintable) } ?? text.utf8.allSatisfy(isPrintable)
     }
 
     /// The columns one character (grapheme cluster) takes.
