@@ -16,5 +16,7 @@ else
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# The Python packages the tests drive real tools with (Tests/requirements.txt).
-python3 -m pip install -q -r "$(dirname "$0")/../Tests/requirements.txt"
+# The Python packages the tests drive real tools with (Tests/requirements.txt). Debian's own
+# Python refuses packages from PyPI outside a virtual environment (PEP 668); these are test tools,
+# installed for the whole machine on purpose (pip ignores the setting where nothing refuses).
+PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q -r "$(dirname "$0")/../Tests/requirements.txt"

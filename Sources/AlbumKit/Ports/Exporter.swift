@@ -9,7 +9,8 @@ import Synchronization
 ///   file is complete and synced (``AtomicFile``), so a failed or killed export leaves no
 ///   partial file under the name asked for.
 /// - Read covers and history only through ``ExportContents``; never hold the whole library's
-///   cover bytes in memory at once.
+///   cover bytes in memory at once. Where the format allows, read the albums a run at a time
+///   (``ExportContents/read(inRunsOf:into:)``) rather than whole (``ExportContents/snapshot()``).
 /// - Publish `export.progress` on the hub as the work advances (albums, covers and bytes
 ///   written so far; a reading every megabyte or so is plenty, one per cover is too many), and
 ///   return the number of bytes written. `export.started` and `export.finished` are the
@@ -36,8 +37,8 @@ extension Exporter {
 }
 
 /// What an ``Exporter`` writes: the albums and memento, read as the exporter asks (a run at a
-/// time, so that an export of a database holds one run of albums, not all of them), and read
-/// access to the stored covers and history steps.
+/// time, so that an export of a database does not hold every album at once), and read access to
+/// the stored covers and history steps.
 public struct ExportContents: Sendable {
     /// Who made the file (`albumkit 0.3.0`), for manifests.
     public let generator: String
@@ -84,8 +85,8 @@ public struct ExportContents: Sendable {
     }
 
     /// Hands `piece` the memento, then every album in library order a run of at most `size`
-    /// at a time, all from one committed state; the next run is read while `piece` works on
-    /// this one.
+    /// at a time, all from one committed state. A database reads on while `piece` works (the
+    /// runs it is ahead wait in memory, so `piece` should keep up: write, do not wait).
     public func read(inRunsOf size: Int, into piece: (LibraryPiece) throws -> Void) async throws {
         var handed = 0
         func hand(_ read: LibraryPiece) throws {
