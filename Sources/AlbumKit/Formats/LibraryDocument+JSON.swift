@@ -32,9 +32,7 @@ extension LoadedLibraryDocument {
             try cursor.members { cursor, key in
                 if key.is("albums") {
                     guard albums == nil else { throw cursor.refusal("'albums' given twice") }
-                    var list: [Album] = []
-                    try cursor.elements { list.append(try $0.album()) }
-                    albums = list
+                    albums = try cursor.elements(splitting: { try $0.album() })
                 } else if key.is("state") {
                     guard state == nil else { throw cursor.refusal("'state' given twice") }
                     state = try cursor.libraryState()

@@ -66,9 +66,7 @@ extension JSONCursor {
     }
 
     private mutating func albumRecords() throws -> [AlbumRecord] {
-        var records: [AlbumRecord] = []
-        try elements { records.append(try $0.albumRecord()) }
-        return records
+        try elements(splitting: { try $0.albumRecord() })
     }
 
     /// The memento as ``LibraryState`` decodes it (version 2 only).

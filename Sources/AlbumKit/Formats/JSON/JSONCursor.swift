@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// A strict reader of JSON text held in memory, one value at a time, with no tree built.
 ///
 /// It is stricter than `JSONDecoder`, never more lenient: UTF-8 only (no byte order mark),
@@ -300,5 +303,107 @@ struct JSONKey {
     /// Whether the key is `name`.
     func `is`(_ name: StaticString) -> Bool {
         name.utf8CodeUnitCount == bytes.count && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: bytes.count))
+    }
+}
+
+// MARK: - Long arrays on two cores
+
+extension JSONCursor {
+    /// Below this many bytes left, an array is read on one core.
+    static let splitBytes = 1 << 20
+
+    /// The elements of the array that comes next, each read by `read`: on two cores when the
+    /// array is long (a library of 100 000 albums is 21 MB of text).
+    ///
+    /// The second core starts at an element that begins a line after the middle of the text
+    /// left (this program writes one element a line, and a raw line break is never inside a
+    /// string). Its work is kept only when the first core, reading in order from the start,
+    /// lands exactly on that element; otherwise the first core reads on alone. So the elements,
+    /// and the first refusal, are those of reading in order.
+    mutating func elements<Element: Sendable>(splitting read: @escaping @Sendable (inout JSONCursor) throws -> Element) throws -> [Element] {
+        try open(UInt8(ascii: "["))
+        var elements: [Element] = []
+        if !take(UInt8(ascii: "]")) {
+            if let start = secondHalf(), ProcessInfo.processInfo.activeProcessorCount > 1 {
+                elements = try readSplit(at: start, read)
+            } else {
+                repeat { elements.append(try read(&self)) } while take(UInt8(ascii: ","))
+                try expect(UInt8(ascii: "]"))
+            }
+        }
+        depth -= 1
+        return elements
+    }
+
+    /// A cursor on `bytes` at `index`, `depth` levels down (the second half of a split read).
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, depth: Int) {
+        self.bytes = bytes
+        self.index = index
+        self.depth = depth
+    }
+
+    /// Reads the elements from here (the first) and from `start` side by side; leaves the
+    /// cursor after the closing bracket.
+    private mutating func readSplit<Element: Sendable>(at start: Int, _ read: @escaping @Sendable (inout JSONCursor) throws -> Element) throws -> [Element] {
+        var first = Half<Element>(cursor: self)
+        var second = Half<Element>(cursor: JSONCursor(bytes, at: start, depth: depth))
+        withUnsafeMutablePointer(to: &first) { first in
+            withUnsafeMutablePointer(to: &second) { second in
+                // Each half writes its own and no other.
+                nonisolated(unsafe) let halves = (first, second)
+                DispatchQueue.concurrentPerform(iterations: 2) { part in
+                    if part == 0 { halves.0.pointee.read(read, stoppingAt: start) } else { halves.1.pointee.read(read, stoppingAt: nil) }
+                }
+            }
+        }
+        if let failure = first.failure { throw failure }
+        if first.stopped {
+            // In order, the first half would have gone on from exactly where the second began.
+            if let failure = second.failure { throw failure }
+            index = second.cursor.index
+            return first.elements + second.elements
+        }
+        // The second half began inside an element: its work is not the list's.
+        index = first.cursor.index
+        return first.elements
+    }
+
+    /// The start of an element that begins a line (`,` line break `{`) within 64 KiB after the
+    /// middle of the text left, when enough is left to split.
+    private func secondHalf() -> Int? {
+        let left = bytes.count - index
+        guard left >= Self.splitBytes else { return nil }
+        let middle = index + left / 2
+        for at in middle..<min(bytes.count - 1, middle + (64 << 10)) where bytes[at] == 0x0A {
+            if bytes[at - 1] == UInt8(ascii: ","), bytes[at + 1] == UInt8(ascii: "{") { return at + 1 }
+        }
+        return nil
+    }
+
+    /// One side of a split read: its cursor, the elements it read, and how it ended.
+    private struct Half<Element> {
+        var cursor: JSONCursor
+        var elements: [Element] = []
+        var failure: (any Error)?
+        /// Whether it reached the element where the other half began.
+        var stopped = false
+
+        /// Reads elements until the array's closing bracket, or (the first half) until the next
+        /// element starts at `stop`.
+        mutating func read(_ read: (inout JSONCursor) throws -> Element, stoppingAt stop: Int?) {
+            do {
+                while true {
+                    elements.append(try read(&cursor))
+                    guard cursor.take(UInt8(ascii: ",")) else { break }
+                    if let stop, cursor.peek() != nil, cursor.index == stop {
+                        stopped = true
+                        return
+                    }
+                }
+                try cursor.expect(UInt8(ascii: "]"))
+            } catch {
+                failure = error
+            }
+        }
     }
 }
