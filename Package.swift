@@ -119,7 +119,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "SQLiteStorageTests", dependencies: ["SQLiteStorage", "AlbumKit", "AlbumKitTesting", "albumkit"]),
+        .testTarget(name: "SQLiteStorageTests", dependencies: ["SQLiteStorage", "AlbumKit", "AlbumKitBundle", "AlbumKitTesting", "albumkit"]),
         .executableTarget(
             name: "storage-bench",
             dependencies: ["AlbumKit", "AlbumKitInstalled"],

@@ -95,7 +95,7 @@ import Testing
         (String(repeating: "g", count: 64), false), ("../" + String(repeating: "a", count: 61), false), ("", false),
     ])
     func coverNames(name: String, accepted: Bool) {
-        #expect((CoverRoutes.hash(name) != nil) == accepted)
+        #expect(CoverRoutes.hash(name) == (accepted ? name.lowercased() : nil))
     }
 
     @Test(arguments: [

@@ -1,7 +1,9 @@
 import AlbumKit
+import AlbumKitBundle
 import AlbumKitTesting
 import Foundation
 import SQLiteStorage
+import Synchronization
 import Testing
 
 /// An export of a database reads its albums a run at a time into a spooled `albums.json`:
@@ -50,6 +52,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path) == ["library.tar"], "the spool was left behind")
     }
 
+    /// The export of a library read by points asks its store for runs, never for the whole
+    /// library at once (what it would hold in memory).
+    @Test func anExportAsksTheStoreForRunsNeverForTheWholeLibrary() async throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let file = try await library(of: 10_001, in: cli, current: 5)
+        let storage = ReadsRecorded(SQLiteStorage(file: file))
+        var registry = AdapterRegistry.builtIn
+        registry.register(BundleExporter())
+        let library = try await Library.open(storage, hub: NotificationHub(), registry: registry)
+        let out = try TemporaryFolder("sqlite-export-runs")
+        defer { out.remove() }
+
+        let report = try await library.export(to: out.path("library.tar"))
+        #expect(report.albums == 10_001)
+        let (whole, runs) = storage.reads.withLock { ($0.whole, $0.runs) }
+        #expect(whole == 0, "the export loaded the whole library")
+        #expect(runs.count == 1 && runs.allSatisfy { $0 > 0 && $0 < 10_001 }, "runs asked for: \(runs)")
+    }
+
     @Test func aReadThatFailsHalfWayLeavesNoBundleAndNoSpool() async throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -63,5 +85,31 @@ import Testing
         #expect(export.status != 0)
         #expect(export.error.contains("year"), "\(export.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path) == [], "the export left files behind")
+    }
+}
+
+/// A SQLite store that notes how it is read: whole (`load()`), or in runs of what size.
+private final class ReadsRecorded: StorageBackend {
+    let inner: SQLiteStorage
+    let reads = Mutex<(whole: Int, runs: [Int])>((0, []))
+
+    init(_ inner: SQLiteStorage) { self.inner = inner }
+
+    var location: String { inner.location }
+    var covers: any CoverStore { inner.covers }
+    var pointReads: (any LibraryPointReads)? { inner.pointReads }
+    func exists() async throws -> Bool { try await inner.exists() }
+    func create() async throws { try await inner.create() }
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await inner.steps(ids) }
+    func beginWrite() async throws -> any StorageWriter { try await inner.beginWrite() }
+
+    func load() async throws -> LibrarySnapshot {
+        reads.withLock { $0.whole += 1 }
+        return try await inner.load()
+    }
+
+    func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+        reads.withLock { $0.runs.append(size) }
+        try await inner.load(pagesOf: size, into: piece)
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Content-addressed cover bytes: each cover is stored once under the SHA-256 of its bytes.
@@ -157,7 +158,7 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
 
     /// The key `bytes` get when stored with `fileExtension`.
     public init(bytes: Data, fileExtension: String) {
-        self.init(sha256: SHA256Digest.hex(of: bytes), fileExtension: fileExtension.lowercased())
+        self.init(.words(SHA256Words(SHA256.hash(data: bytes))), fileExtension: fileExtension.lowercased())
     }
 
     /// `<sha256>.<ext>`.
@@ -168,7 +169,9 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     /// By digest, then extension: the order of their file names (a digest has 64 characters),
     /// without building them (a sort of 100 000 keys built 3 million).
     public static func < (lhs: CoverKey, rhs: CoverKey) -> Bool {
-        if case .words(let left) = lhs.digest, case .words(let right) = rhs.digest, left != right { return left < right }
+        if case .words(let left) = lhs.digest, case .words(let right) = rhs.digest {
+            return left != right ? left < right : lhs.fileExtension < rhs.fileExtension
+        }
         return (lhs.sha256, lhs.fileExtension) < (rhs.sha256, rhs.fileExtension)
     }
 

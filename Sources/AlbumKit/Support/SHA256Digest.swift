@@ -21,15 +21,4 @@ public enum SHA256Digest {
         }
         return String(decoding: text, as: UTF8.self)
     }
-
-    /// `text` as a digest in lower-case hex when it is exactly 64 ASCII hex digits in either
-    /// case; nil for anything else.
-    public static func lowercasedHex(_ text: some Collection<UInt8>) -> String? {
-        // A digit keeps its bit 0x20 set; it turns A-F into a-f.
-        guard text.count == 64, text.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }) else { return nil }
-        return String(unsafeUninitializedCapacity: 64) { buffer in
-            for (index, byte) in text.enumerated() { buffer[index] = byte | 0x20 }
-            return 64
-        }
-    }
 }

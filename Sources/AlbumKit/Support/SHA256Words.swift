@@ -62,14 +62,6 @@ package struct SHA256Words: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// Lower-case hex, as `sha256sum` writes it.
     package var description: String {
-        String(unsafeUninitializedCapacity: 64) { buffer in
-            for (slot, word) in [first, second, third, fourth].enumerated() {
-                for place in 0..<16 {
-                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * place)) & 0xF
-                    buffer[slot * 16 + place] = nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
-                }
-            }
-            return 64
-        }
+        withUnsafeBytes(of: (first.bigEndian, second.bigEndian, third.bigEndian, fourth.bigEndian)) { SHA256Digest.hex($0) }
     }
 }

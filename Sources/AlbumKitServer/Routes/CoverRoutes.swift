@@ -31,7 +31,10 @@ struct CoverRoutes: Sendable {
     }
 
     /// The lower-case hash when `name` is exactly 64 hex digits.
-    static func hash(_ name: String) -> String? { SHA256Digest.lowercasedHex(name.utf8) }
+    static func hash(_ name: String) -> String? {
+        var name = name
+        return name.withUTF8 { SHA256Words(hex: $0, ignoringCase: true) }?.description
+    }
 
     /// Whether an `If-None-Match` list names `tag` (or is `*`); weak tags compare weakly.
     private static func matches(_ header: String?, _ tag: String) -> Bool {

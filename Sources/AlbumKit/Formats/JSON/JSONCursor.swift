@@ -327,8 +327,10 @@ extension JSONCursor {
             if let start = secondHalf(), ProcessInfo.processInfo.activeProcessorCount > 1 {
                 elements = try readSplit(at: start, read)
             } else {
-                repeat { elements.append(try read(&self)) } while take(UInt8(ascii: ","))
-                try expect(UInt8(ascii: "]"))
+                var whole = Half<Element>(cursor: self)
+                whole.read(read, stoppingAt: nil)
+                if let failure = whole.failure { throw failure }
+                (index, elements) = (whole.cursor.index, whole.elements)
             }
         }
         depth -= 1
