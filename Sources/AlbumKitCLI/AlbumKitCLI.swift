@@ -18,10 +18,8 @@ public enum AlbumKitCLI {
 
     /// Parses `arguments` (default: the process's), runs the command with `registry`, and
     /// exits the process: 0 on success, 1 with one `error:` line for a failed command, 2 for
-    /// a usage error. First fixes glibc's allocator thresholds for the whole process (unless
-    /// the environment sets them): a long command then gives its big buffers back.
+    /// a usage error.
     public static func main(registry: AdapterRegistry, arguments: [String]? = nil) async -> Never {
-        AllocatorTuning.apply()
         var registry = registry
         registry.declare(section: "serve", ServeSettings.declarations)
         await $registry.withValue(registry) {

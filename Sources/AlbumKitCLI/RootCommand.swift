@@ -45,6 +45,9 @@ struct RootCommand: AsyncParsableCommand {
         }
         do {
             var parsed = try parseAsRoot(arguments)
+            // Fixes glibc's allocator thresholds (unless the environment sets them) for a
+            // command that keeps its memory flat: it then gives its big buffers back.
+            if parsed is any FlatMemoryCommand { AllocatorTuning.apply() }
             if var asyncCommand = parsed as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -4,7 +4,7 @@ import CAllocator
 import Foundation
 import Testing
 
-/// The allocator set-up every command starts with.
+/// The allocator set-up a command that keeps its memory flat starts with.
 @Suite struct AllocatorTuningTests {
     /// On glibc both thresholds are taken (mallopt answers 1 for each); a build that lost the
     /// call (a header that does not define `__GLIBC__` before the check) answers 0. The
@@ -26,10 +26,12 @@ import Testing
         #expect(!AllocatorTuning.setsOwnThresholds(["GLIBC_TUNABLES": "glibc.rtld.nns=2", "PATH": "/bin"]))
     }
 
-    /// The `albumkit` binary sets both thresholds when it starts, and none when the user set
-    /// glibc's: a `mallopt` preloaded in front of glibc's (built here by the toolchain's clang)
-    /// writes down every call. `make sanitizers` skips it (a sanitizer's runtime must come first).
-    @Test func theBinarySetsTheThresholdsWhenItStarts() throws {
+    /// The `albumkit` binary sets both thresholds for a command that keeps its memory flat
+    /// (`verify`, `export`), none for one that reads the library once and exits (`list`,
+    /// `--version`), and none when the user set glibc's: a `mallopt` preloaded in front of
+    /// glibc's (built here by the toolchain's clang) writes down every call. `make sanitizers`
+    /// skips it (a sanitizer's runtime must come first).
+    @Test func theBinarySetsTheThresholdsForAFlatMemoryCommand() throws {
         #if canImport(Glibc)
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -38,12 +40,19 @@ import Testing
         let preload = cli.folder.appendingPathComponent("record-mallopt.so")
         let built = try runProgram("/usr/bin/env", ["clang", "-shared", "-fPIC", "-o", preload.path, source.path, "-ldl"])
         try #require(built.status == 0, "clang: \(built.output)")
-        for (extra, expected) in [([String: String](), ["-3 131072", "-1 2097152"]), (["MALLOC_TRIM_THRESHOLD_": "131072"], [])] {
-            let log = cli.folder.appendingPathComponent("mallopt-\(expected.count).log")
+        try #require(try cli.run("init").status == 0)
+        let fixed = ["-3 131072", "-1 2097152"]
+        let export = cli.folder.appendingPathComponent("backup.tar.gz").path
+        for (arguments, extra, expected) in [
+            (["verify"], [String: String](), fixed), (["export", export], [:], fixed), (["list"], [:], []),
+            (["--version"], [:], []), (["verify"], ["MALLOC_TRIM_THRESHOLD_": "131072"], []),
+        ] {
+            let log = cli.folder.appendingPathComponent("mallopt-\(UUID().uuidString).log")
             let environment = extra.merging(["LD_PRELOAD": preload.path, "MALLOPT_LOG": log.path]) { $1 }
-            #expect(try cli.run(["--version"], environment: environment).status == 0)
+            let result = try cli.run(arguments, environment: environment)
+            #expect(result.status == 0, "\(arguments): \(result.error)")
             let calls = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
-            #expect(calls == expected, "with \(extra)")
+            #expect(calls == expected, "\(arguments) with \(extra)")
         }
         #endif
     }

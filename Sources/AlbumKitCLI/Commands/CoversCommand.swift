@@ -8,7 +8,7 @@ struct CoversCommand: AsyncParsableCommand {
         subcommands: [Fetch.self, Status.self, Prune.self])
 
     /// `albumkit covers fetch [--all | POS…]`.
-    struct Fetch: AsyncParsableCommand {
+    struct Fetch: AsyncParsableCommand, FlatMemoryCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fetch covers that are not stored yet (or those named) through covers.fetchers.",
             discussion: "Exits non-zero when any cover could not be fetched. Covers already stored are not fetched again.")

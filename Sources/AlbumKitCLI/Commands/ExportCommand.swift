@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 
 /// `albumkit export PATH [--force]`: a backup bundle or an album list, as the name's ending says.
-struct ExportCommand: AsyncParsableCommand {
+struct ExportCommand: AsyncParsableCommand, FlatMemoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the albums to a file.",

@@ -5,7 +5,7 @@ import Foundation
 extension DuplicatePolicy: ExpressibleByArgument {}
 
 /// `albumkit import PATH… [--format NAME] [--on-duplicate skip|replace|keep] [--dry-run [--json]] [--fetch-covers]`.
-struct ImportCommand: AsyncParsableCommand {
+struct ImportCommand: AsyncParsableCommand, FlatMemoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Merge albums from files into the library (one undoable step).",

@@ -4,7 +4,7 @@ import Foundation
 
 /// `albumkit migrate --to BACKEND [--path P | --url U] [--replace]`: copy the library to another
 /// backend, verify the copy, then switch `storage` in the configuration file in effect.
-struct MigrateCommand: AsyncParsableCommand {
+struct MigrateCommand: AsyncParsableCommand, FlatMemoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Move the library to another storage backend.",

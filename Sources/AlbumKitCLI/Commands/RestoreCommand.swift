@@ -6,7 +6,7 @@ import Foundation
 /// bundle's. A library that is not empty needs `--force`, and is first saved as a bundle in
 /// `backups/` inside the library folder. Where there is no library yet, one is created.
 /// Not a step of history.
-struct RestoreCommand: AsyncParsableCommand {
+struct RestoreCommand: AsyncParsableCommand, FlatMemoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
         abstract: "Replace the library with a bundle's albums, state and covers.",

@@ -5,7 +5,7 @@ import Foundation
 
 /// `albumkit serve [--listen HOST:PORT] [--token T]`: the library as a web page and a JSON
 /// API until SIGINT or SIGTERM (SPEC 10).
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, FlatMemoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Show the library as a web page with a JSON API, live.",

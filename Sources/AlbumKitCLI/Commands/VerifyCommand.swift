@@ -5,7 +5,7 @@ import Foundation
 /// `albumkit verify [PATH]`: check a bundle or album list (whatever its source can check), or
 /// without one, the library (ids, cover references, stored cover hashes). Prints each problem
 /// naming its entry and exits non-zero when there is any; notes do not fail it.
-struct VerifyCommand: AsyncParsableCommand {
+struct VerifyCommand: AsyncParsableCommand, FlatMemoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check a bundle or album list, or the library: checksums, covers, ids, fields.",

@@ -1,6 +1,14 @@
 import CAllocator
 import Foundation
 
+/// A command whose peak memory stays flat however large the library or its input (import,
+/// export, migrate, restore, verify, fetching covers, the server): it runs with the allocator's
+/// thresholds fixed (``AllocatorTuning``), so its big short-lived buffers go back to the
+/// system as they are freed. Other commands read or change the library once and exit; they
+/// keep glibc's own thresholds, which reuse freed blocks instead of asking for fresh pages
+/// (`list` of 100 000 sqlite albums: 0.25 s fixed, 0.22 s with glibc's).
+protocol FlatMemoryCommand {}
+
 /// How the process's memory allocator is set up before a command runs.
 enum AllocatorTuning {
     /// The size from which an allocation gets pages of its own, given back when it is freed:
