@@ -22,45 +22,52 @@ enum AlbumField {
 
     static func coverURL(_ value: String?, album: @autoclosure () -> String) throws(AlbumKitError) -> String? {
         guard let value = value?.trimmingWhiteSpace(), !value.isEmpty else { return nil }
-        try checkCharacters(value, field: "coverUrl", album: album())
-        guard isAllowedCoverURL(value) else {
+        let scan = try checkCharacters(value, field: "coverUrl", album: album())
+        guard isAllowedCoverURL(value, ascii: !scan.hasNonASCII) else {
             throw .invalidAlbum(album(), field: "coverUrl", "must be http(s)://…, file://… or covers/<name>, not '\(value.prefix(60))'")
         }
         return value
     }
 
     /// `http(s)://…`, `file://…` (any case), or `covers/<name>` with no `/` or `..` in the name.
-    private static func isAllowedCoverURL(_ value: String) -> Bool {
+    private static func isAllowedCoverURL(_ value: String, ascii: Bool) -> Bool {
         // ASCII, the usual case: decided on the bytes in place, with no lower-cased copy.
-        let ascii: Bool? = value.withUTF8Bytes { bytes in
-            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
-            func startsCaseless(_ prefix: StaticString) -> Bool {
-                let count = prefix.utf8CodeUnitCount
-                return bytes.count >= count && zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: count)).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        if ascii {
+            return value.withUTF8Bytes { bytes in
+                if startsCaseless(bytes, "http://") || startsCaseless(bytes, "https://") || startsCaseless(bytes, "file://") { return true }
+                guard bytes.count > 7, startsCaseless(bytes, "covers/", exactly: true) else { return false }
+                var previous: UInt8 = 0
+                for byte in bytes[7...] {
+                    if byte == UInt8(ascii: "/") || (byte == UInt8(ascii: ".") && previous == byte) { return false }
+                    previous = byte
+                }
+                return true
             }
-            if startsCaseless("http://") || startsCaseless("https://") || startsCaseless("file://") { return true }
-            guard bytes.count > 7, bytes.starts(with: "covers/".utf8) else { return false }
-            var previous: UInt8 = 0
-            for byte in bytes[7...] {
-                if byte == UInt8(ascii: "/") || (byte == UInt8(ascii: ".") && previous == byte) { return false }
-                previous = byte
-            }
-            return true
         }
-        if let ascii { return ascii }
         let lower = value.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
             || (value.hasPrefix("covers/") && value.count > 7 && !value.contains("..") && !value.dropFirst(7).contains("/"))
     }
 
-    private static func checkCharacters(_ value: String, field: String, album: @autoclosure () -> String) throws(AlbumKitError) {
+    /// Whether ASCII `bytes` start with lower-case `prefix`, in any case (or `exactly`).
+    private static func startsCaseless(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, exactly: Bool = false) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let fold: UInt8 = exactly ? 0 : 0x20
+        for index in 0..<count where bytes[index] | fold != prefix.utf8Start[index] { return false }
+        return true
+    }
+
+    /// Refuses a value over the size limit or holding a control character; returns what the
+    /// scan of its bytes found.
+    @discardableResult
+    private static func checkCharacters(_ value: String, field: String, album: @autoclosure () -> String) throws(AlbumKitError) -> FieldBytes {
         if value.utf8.count > maxBytes {
             throw .invalidAlbum(album(), field: field, "is \(value.utf8.count) bytes; the limit is \(maxBytes)")
         }
-        // Control characters are single bytes in UTF-8, never part of a longer sequence.
-        if value.withUTF8Bytes({ $0.contains { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F } }) {
-            throw .invalidAlbum(album(), field: field, "holds a control character")
-        }
+        let scan = value.withUTF8Bytes(FieldBytes.init)
+        if scan.hasControl { throw .invalidAlbum(album(), field: field, "holds a control character") }
+        return scan
     }
 }
 
