@@ -46,7 +46,7 @@ struct ListCommand: AsyncParsableCommand {
             listed = order.sorted(listed)
             let current = await library.memento.current
             if json {
-                Console.out(rendered: [try AlbumJSON.list(listed.map(AlbumJSON.Row.init), current: current)])
+                Console.out(renderedRuns: AlbumJSON.list(listed, current: current))
             } else if let template {
                 // Fields may hold tabs, which a script reading the lines wants as they are.
                 Console.out(rendered: listed.map { TerminalText.escaped(template.render($0), keepingTabs: true) })

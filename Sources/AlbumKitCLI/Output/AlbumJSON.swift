@@ -31,17 +31,6 @@ enum AlbumJSON {
         }
     }
 
-    private struct List: Encodable {
-        let albums: [Row]
-        let current: AlbumID?
-        enum CodingKeys: String, CodingKey { case albums, current }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(albums, forKey: .albums)
-            try container.encode(current, forKey: .current)
-        }
-    }
-
     private struct Single: Encodable {
         let album: Row?
         enum CodingKeys: String, CodingKey { case album }
@@ -51,20 +40,52 @@ enum AlbumJSON {
         }
     }
 
-    static func list(_ rows: [Row], current: AlbumID?) throws -> String { try text(List(albums: rows, current: current)) }
+    /// `list --json`, its newline included, in runs of bytes laid out side by side: the text
+    /// `JSONEncoder` writes for it (keys sorted, slashes as they are), without its generic
+    /// encoding, which took two thirds of a 100 000-album listing.
+    static func list(_ rows: [ListedAlbum], current: AlbumID?) -> [[UInt8]] {
+        let albums = Parallel.joined(rows.count) { range in
+            var run: [UInt8] = []
+            run.reserveCapacity(range.count * 200)
+            for index in range {
+                if index > 0 { run.append(UInt8(ascii: ",")) }
+                listed(rows[index], to: &run)
+            }
+            return [run]
+        }
+        var end = Array(#"],"current":"#.utf8)
+        if let current { end.appendJSONString(current.rawValue) } else { end += "null".utf8 }
+        end += "}\n".utf8
+        return [Array(#"{"albums":["#.utf8)] + albums + [end]
+    }
+
+    /// A listed album's object, keys sorted, as ``Row`` encodes it.
+    private static func listed(_ row: ListedAlbum, to bytes: inout [UInt8]) {
+        bytes += #"{"artist":"#.utf8
+        bytes.appendJSONString(row.album.artist)
+        bytes += #","cover":"#.utf8
+        bytes.appendJSONString(row.cover.rawValue)
+        bytes += #","coverUrl":"#.utf8
+        if let coverUrl = row.album.coverUrl { bytes.appendJSONString(coverUrl) } else { bytes += "null".utf8 }
+        bytes += #","genre":"#.utf8
+        bytes.appendJSONString(row.album.genre)
+        bytes += #","id":"#.utf8
+        bytes.appendJSONString(row.album.id.rawValue)
+        bytes += #","position":"#.utf8
+        bytes += String(row.position).utf8
+        bytes += #","title":"#.utf8
+        bytes.appendJSONString(row.album.title)
+        bytes += #","year":"#.utf8
+        bytes.appendJSONString(row.album.year)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     static func single(_ row: Row?) throws -> String { try text(Single(album: row)) }
 
     private static func text(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-}
-
-extension AlbumJSON.Row {
-    /// The row of a listed album.
-    init(_ listed: ListedAlbum) {
-        self.init(position: listed.position, album: listed.album, cover: listed.cover)
     }
 }
 
