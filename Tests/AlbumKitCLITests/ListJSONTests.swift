@@ -5,52 +5,32 @@ import Testing
 
 /// `list --json` as bytes is the text `JSONEncoder` writes for SPEC 7's shape.
 @Suite struct ListJSONTests {
-    /// SPEC 7's list, as `JSONEncoder` writes it (keys sorted, slashes as they are): the oracle.
-    private struct EncodedList: Encodable {
-        struct Row: Encodable {
-            let position: Int
-            let id: String
-            let title: String
-            let artist: String
-            let genre: String
-            let year: String
-            let coverUrl: String?
-            let cover: String
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(position, forKey: .position)
-                try container.encode(id, forKey: .id)
-                try container.encode(title, forKey: .title)
-                try container.encode(artist, forKey: .artist)
-                try container.encode(genre, forKey: .genre)
-                try container.encode(year, forKey: .year)
-                try container.encode(coverUrl, forKey: .coverUrl)
-                try container.encode(cover, forKey: .cover)
-            }
-
-            private enum CodingKeys: String, CodingKey { case position, id, title, artist, genre, year, coverUrl, cover }
-        }
-
-        let albums: [Row]
-        let current: String?
+    /// A JSON value `JSONEncoder` writes (objects as dictionaries, their keys sorted by
+    /// `.sortedKeys`): the oracle.
+    private indirect enum Value: Encodable {
+        case string(String?), number(Int), objects([[String: Value]])
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(albums, forKey: .albums)
-            try container.encode(current, forKey: .current)
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .string(let text?): try container.encode(text)
+            case .string(nil): try container.encodeNil()
+            case .number(let number): try container.encode(number)
+            case .objects(let objects): try container.encode(objects)
+            }
         }
-
-        private enum CodingKeys: String, CodingKey { case albums, current }
     }
 
+    /// SPEC 7's list, as `JSONEncoder` writes it (keys sorted, slashes as they are).
     private static func encoded(_ rows: [ListedAlbum], current: AlbumID?) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        let list = EncodedList(albums: rows.map {
-            .init(position: $0.position, id: $0.album.id.rawValue, title: $0.album.title, artist: $0.album.artist, genre: $0.album.genre,
-                  year: $0.album.year, coverUrl: $0.album.coverUrl, cover: $0.cover.rawValue)
-        }, current: current?.rawValue)
+        let albums = rows.map { row -> [String: Value] in
+            ["position": .number(row.position), "id": .string(row.album.id.rawValue), "title": .string(row.album.title),
+             "artist": .string(row.album.artist), "genre": .string(row.album.genre), "year": .string(row.album.year),
+             "coverUrl": .string(row.album.coverUrl), "cover": .string(row.cover.rawValue)]
+        }
+        let list: [String: Value] = ["albums": .objects(albums), "current": .string(current?.rawValue)]
         return String(decoding: try encoder.encode(list), as: UTF8.self) + "\n"
     }
 

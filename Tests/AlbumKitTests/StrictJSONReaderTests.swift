@@ -37,10 +37,11 @@ import Testing
         "",
         "\u{FEFF}" + document(),
         document() + " x",
-        document().replacingOccurrences(of: #""version":2"#, with: #""version":1"#),
         document().replacingOccurrences(of: #""version":2"#, with: #""version":3"#),
         document().replacingOccurrences(of: "albumkit-library", with: "something-else"),
         document(state: #"{"version":1,"current":null,"undo":[],"redo":[]}"#),
+        document(state: #"{"current":5}"#).replacingOccurrences(of: #""version":2"#, with: #""version":1"#),
+        document(state: "[]").replacingOccurrences(of: #""version":2"#, with: #""version":1"#),
         albumWith(#""id":"a","title":5,"artist":"A""#),
         albumWith(#""id":"a","title":null,"artist":"A""#),
         albumWith(#""id":"a","artist":"A""#),
@@ -79,6 +80,39 @@ import Testing
         let decoded = try JSONDecoder().decode(LoadedLibraryDocument.self, from: data)
         #expect(strict.snapshot == decoded.snapshot)
         #expect(decoded.carriedSteps.isEmpty)
+    }
+
+    /// A version 1 file (albumkit 0.1's, its history inside the memento) is read by the strict
+    /// reader too: the same albums, memento and carried steps as `JSONDecoder` reads, the
+    /// memento before or after the version, with and without steps.
+    @Test func versionOneFilesAreReadAsTheDecoderReadsThem() throws {
+        let albums = CompatFixtures.albums(count: 3)
+        let steps = StateFile(
+            current: albums[1].id,
+            undo: [HistoryStep(LibraryChange(label: "update 'Album 0'", edits: [.update(before: albums[0], after: albums[2])]))],
+            redo: [HistoryStep(LibraryChange(label: "remove 'Gone'", edits: [.remove(try Album(id: "gone", title: "Gone", artist: "A"), at: 2)]))],
+            covers: ["https://example.com/a.jpg": .failed("404")])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes  // an escaped key goes to the decoder
+        let list = String(decoding: try encoder.encode(albums), as: UTF8.self)
+        for state in [String(decoding: try encoder.encode(steps), as: UTF8.self), #"{"version":1,"current":null,"undo":[],"redo":[]}"#] {
+            for text in [
+                #"{"format":"albumkit-library","version":1,"albums":\#(list),"state":\#(state)}"#,
+                #"{"albums":\#(list),"format":"albumkit-library","state":\#(state),"version":1}"#,
+            ] {
+                let data = Data(text.utf8)
+                let strict = try LoadedLibraryDocument(strictJSON: data)
+                let decoded = try JSONDecoder().decode(LoadedLibraryDocument.self, from: data)
+                #expect(strict.snapshot == decoded.snapshot && strict.carriedSteps == decoded.carriedSteps, "\(text)")
+                #expect(strict.snapshot.albums == albums)
+            }
+        }
+        let decoded = try JSONDecoder().decode(LoadedLibraryDocument.self, from: Data(#"{"format":"albumkit-library","version":1,"albums":[],"state":\#(String(decoding: try encoder.encode(steps), as: UTF8.self))}"#.utf8))
+        #expect(decoded.carriedSteps.count == 2, "the fixture carries its steps")
+        // A version 2 memento in a version 1 file: both refuse it.
+        let mixed = Data(#"{"albums":\#(list),"format":"albumkit-library","state":\#(Self.state),"version":1}"#.utf8)
+        #expect(throws: (any Error).self) { try LoadedLibraryDocument(strictJSON: mixed) }
+        #expect(throws: (any Error).self) { try JSONDecoder().decode(LoadedLibraryDocument.self, from: mixed) }
     }
 
     @Test(arguments: refused)

@@ -19,14 +19,18 @@ extension LibraryDocument {
 }
 
 extension LoadedLibraryDocument {
-    /// Reads a version 2 library document with ``JSONCursor``: strictly, as `JSONDecoder`
-    /// would read it or stricter. Throws on anything else — a version 1 file included — and
-    /// the caller then decodes with `JSONDecoder`, which accepts or names the problem.
+    /// Reads a library document with ``JSONCursor``: strictly, as `JSONDecoder` would read it
+    /// or stricter. A version 1 file's albums are read so too, and its memento, which carries
+    /// the history inside (small unless it holds steps), by `JSONDecoder` from its own bytes.
+    /// Throws on anything else, and the caller then decodes the whole file with `JSONDecoder`,
+    /// which accepts or names the problem.
     init(strictJSON data: Data) throws {
         self = try data.withUnsafeBytes { raw in
-            var cursor = JSONCursor(raw.bindMemory(to: UInt8.self))
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var cursor = JSONCursor(bytes)
             var albums: [Album]?
             var state: LibraryState?
+            var stateBytes: Range<Int>?
             var format: String?
             var version: Int64?
             try cursor.members { cursor, key in
@@ -34,8 +38,17 @@ extension LoadedLibraryDocument {
                     guard albums == nil else { throw cursor.refusal("'albums' given twice") }
                     albums = try cursor.elements(splitting: { try $0.album() })
                 } else if key.is("state") {
-                    guard state == nil else { throw cursor.refusal("'state' given twice") }
-                    state = try cursor.libraryState()
+                    guard stateBytes == nil else { throw cursor.refusal("'state' given twice") }
+                    // Its shape depends on the version, which may come after it.
+                    _ = cursor.peek()
+                    let start = cursor.index
+                    var reading = cursor
+                    if let read = try? reading.libraryState() {
+                        (state, cursor) = (read, reading)
+                    } else {
+                        try cursor.skipValue()
+                    }
+                    stateBytes = start..<cursor.index
                 } else if key.is("format") {
                     guard format == nil else { throw cursor.refusal("'format' given twice") }
                     format = try cursor.string()
@@ -47,10 +60,21 @@ extension LoadedLibraryDocument {
                 }
             }
             try cursor.end()
-            guard format == LibraryDocument.formatName, version == Int64(LibraryDocument.currentVersion), let albums, let state else {
-                throw cursor.refusal("not a version \(LibraryDocument.currentVersion) library document")
+            guard format == LibraryDocument.formatName, let albums, let stateBytes else {
+                throw cursor.refusal("not a library document")
             }
-            return LoadedLibraryDocument(snapshot: LibrarySnapshot(albums: albums, state: state))
+            switch version {
+            case Int64(LibraryDocument.currentVersion)?:
+                guard let state else { throw cursor.refusal("not a version \(LibraryDocument.currentVersion) memento") }
+                return LoadedLibraryDocument(snapshot: LibrarySnapshot(albums: albums, state: state))
+            case 1?:
+                let (state, steps) = try JSONDecoder().decode(StateFile.self, from: Data(UnsafeBufferPointer(rebasing: bytes[stateBytes]))).memento()
+                var document = LoadedLibraryDocument(snapshot: LibrarySnapshot(albums: albums, state: state))
+                document.carriedSteps = steps
+                return document
+            default:
+                throw cursor.refusal("not a version 1 or \(LibraryDocument.currentVersion) library document")
+            }
         }
     }
 }
