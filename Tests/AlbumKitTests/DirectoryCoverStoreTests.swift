@@ -32,5 +32,20 @@ import Testing
         var expected = Set<CoverKey>()
         for index in 0..<3000 { expected.insert(try await store.put(Data("cover \(index)".utf8), fileExtension: index % 3 == 0 ? "jpeg" : "png")) }
         #expect(try await store.keySet() == expected)
+        #expect(try await store.keys() == expected.sorted())
+    }
+
+    /// A cover whose name is repeated in upper case (copied in by hand) is one key, listed once.
+    @Test func aNameRepeatedInAnotherCaseIsOneKey() async throws {
+        let folder = try TemporaryFolder("cover-folder")
+        defer { folder.remove() }
+        let store = DirectoryCoverStore(folder: folder.url)
+        var stored: [CoverKey] = []
+        for index in 0..<50 { stored.append(try await store.put(Data("cover \(index)".utf8), fileExtension: "png")) }
+        for key in stored.prefix(20) {
+            try Data(contentsOf: folder.path(key.fileName)).write(to: folder.path(key.fileName.uppercased()))
+        }
+        #expect(try await store.keys() == stored.sorted())
+        #expect(try await store.keySet() == Set(stored))
     }
 }
