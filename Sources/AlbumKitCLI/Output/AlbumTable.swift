@@ -19,13 +19,19 @@ struct AlbumListTable {
     /// Appends a row for each of `listed`.
     mutating func append(_ listed: [ListedAlbum]) {
         // Each cell is escaped as it is made: 700 000 of them for 100 000 albums, on every core.
-        table.append(Parallel.joined(listed.count) { range in
-            listed[range].map { row in
-                [
-                    "", .init(String(row.position)), .init(row.album.title), .init(row.album.artist), .init(row.album.year),
-                    .init(row.album.genre), AlbumTable.coverCell(row.cover),
-                ]
+        table.append(rowAfterRow: Parallel.joined(listed.count) { range in
+            var cells: [TextTable.Cell] = []
+            cells.reserveCapacity(range.count * 7)
+            for row in listed[range] {
+                cells.append("")
+                cells.append(.init(String(row.position)))
+                cells.append(.init(row.album.title))
+                cells.append(.init(row.album.artist))
+                cells.append(.init(row.album.year))
+                cells.append(.init(row.album.genre))
+                cells.append(AlbumTable.coverCell(row.cover))
             }
+            return cells
         })
         ids += listed.map(\.album.id)
     }

@@ -43,24 +43,31 @@ struct TextTable: Sendable {
     static let minimumWidth = 6
 
     var columns: [Column]
-    /// The rows, each a cell per column (``append(_:)``).
-    private(set) var rows: [[Cell]] = []
+    /// The cells, row after row, a cell per column (no array for each row: a `list` of
+    /// 100 000 albums made, copied and freed one for each).
+    private var cells: [Cell] = []
     /// Each cell's width, row after row, kept apart from the cells for the layout's scans.
     private var cellWidths: [Int] = []
 
     /// A table with these columns and no rows yet.
     init(columns: [Column]) { self.columns = columns }
 
+    /// How many rows were appended.
+    var rowCount: Int { cells.count / columns.count }
+
     /// Appends `newRows` (a cell per column each).
-    mutating func append(_ newRows: [[Cell]]) {
-        cellWidths.reserveCapacity(cellWidths.count + newRows.count * columns.count)
-        for row in newRows { cellWidths += row.lazy.map(\.width) }
-        rows += newRows
+    mutating func append(_ newRows: [[Cell]]) { append(rowAfterRow: newRows.joined()) }
+
+    /// Appends rows given as their cells one after the other (a cell per column each).
+    mutating func append(rowAfterRow newCells: some Collection<Cell>) {
+        precondition(newCells.count % columns.count == 0, "a cell per column in every row")
+        cellWidths += newCells.lazy.map(\.width)
+        cells += newCells
     }
 
     /// Puts `cell` in place of the one at `row`, `column`.
     mutating func replace(row: Int, column: Int, with cell: Cell) {
-        rows[row][column] = cell
+        cells[row * columns.count + column] = cell
         cellWidths[row * columns.count + column] = cell.width
     }
 
@@ -93,12 +100,13 @@ struct TextTable: Sendable {
         var headerLine: [UInt8] = []
         var first = writer()
         first.write(header, measured: measured[..<columns.count], to: &headerLine)
-        return [headerLine] + Parallel.joined(rows.count) { range in
+        return [headerLine] + Parallel.joined(rowCount) { range in
             var writer = writer()
             var run: [UInt8] = []
             for index in range {
-                let start = (index + 1) * columns.count
-                writer.write(rows[index], measured: measured[start..<(start + columns.count)], to: &run)
+                let (start, end) = (index * columns.count, (index + 1) * columns.count)
+                // The header's widths come first in `measured`.
+                writer.write(cells[start..<end], measured: measured[(start + columns.count)..<(end + columns.count)], to: &run)
             }
             return [run]
         }
@@ -128,13 +136,13 @@ struct TextTable: Sendable {
 
         /// Appends one line and its newline to `output`: the `shown` cells padded to `widths`,
         /// without trailing spaces; cut to `width` when the columns that never shrink are wider still.
-        mutating func write(_ cells: [Cell], measured: ArraySlice<Int>, to output: inout [UInt8]) {
+        mutating func write(_ cells: some RandomAccessCollection<Cell>, measured: ArraySlice<Int>, to output: inout [UInt8]) {
             defer { output.append(UInt8(ascii: "\n")) }
             let measuresPlain = colour && width != nil
             styled.removeAll(keepingCapacity: true)
             plain.removeAll(keepingCapacity: true)
             for (index, column) in shown.enumerated() {
-                let cell = cells[column]
+                let cell = cells[cells.index(cells.startIndex, offsetBy: column)]
                 let size = measured[measured.startIndex + column]
                 let isLast = index == shown.count - 1
                 let fits = size <= widths[index]
