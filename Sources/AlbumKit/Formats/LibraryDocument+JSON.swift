@@ -39,7 +39,8 @@ extension LoadedLibraryDocument {
                     albums = try cursor.elements(splitting: { try $0.album() })
                 } else if key.is("state") {
                     guard stateBytes == nil else { throw cursor.refusal("'state' given twice") }
-                    // Its shape depends on the version, which may come after it.
+                    // Its shape depends on the version, which may come after it: its bytes are
+                    // kept (from the value itself, past the white space `peek` skips).
                     _ = cursor.peek()
                     let start = cursor.index
                     var reading = cursor
@@ -68,10 +69,8 @@ extension LoadedLibraryDocument {
                 guard let state else { throw cursor.refusal("not a version \(LibraryDocument.currentVersion) memento") }
                 return LoadedLibraryDocument(snapshot: LibrarySnapshot(albums: albums, state: state))
             case 1?:
-                let (state, steps) = try JSONDecoder().decode(StateFile.self, from: Data(UnsafeBufferPointer(rebasing: bytes[stateBytes]))).memento()
-                var document = LoadedLibraryDocument(snapshot: LibrarySnapshot(albums: albums, state: state))
-                document.carriedSteps = steps
-                return document
+                let file = try JSONDecoder().decode(StateFile.self, from: Data(UnsafeBufferPointer(rebasing: bytes[stateBytes])))
+                return LoadedLibraryDocument(albums: albums, versionOneState: file)
             default:
                 throw cursor.refusal("not a version 1 or \(LibraryDocument.currentVersion) library document")
             }

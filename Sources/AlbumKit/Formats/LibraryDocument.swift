@@ -38,6 +38,13 @@ struct LoadedLibraryDocument: Decodable, Sendable {
     /// A document of `snapshot` (as written).
     init(snapshot: LibrarySnapshot) { self.snapshot = snapshot }
 
+    /// A version 1 document: `albums`, and the memento `file` carries with its steps inside.
+    init(albums: [Album], versionOneState file: StateFile) {
+        let (state, steps) = file.memento()
+        snapshot = LibrarySnapshot(albums: albums, state: state)
+        carriedSteps = steps
+    }
+
     private enum CodingKeys: String, CodingKey { case format, version, albums, state }
 
     init(from decoder: any Decoder) throws {
@@ -51,11 +58,9 @@ struct LoadedLibraryDocument: Decodable, Sendable {
         }
         let albums = try container.decode([Album].self, forKey: .albums)
         if version == 1 {
-            let (state, steps) = try container.decode(StateFile.self, forKey: .state).memento()
-            snapshot = LibrarySnapshot(albums: albums, state: state)
-            carriedSteps = steps
+            self.init(albums: albums, versionOneState: try container.decode(StateFile.self, forKey: .state))
         } else {
-            snapshot = LibrarySnapshot(albums: albums, state: try container.decode(LibraryState.self, forKey: .state))
+            self.init(snapshot: LibrarySnapshot(albums: albums, state: try container.decode(LibraryState.self, forKey: .state)))
         }
     }
 }

@@ -23,7 +23,7 @@ struct FieldBytes {
                 // of "Bit Twiddling Hacks" (hasless), exact for whether any byte matches.
                 let belowSpace = (word &- ones &* 0x20) & ~word & highs
                 let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
-                if delete != 0 || (belowSpace != 0 && Self.holdsControl(bytes[index..<index + 8])) {
+                if delete != 0 || (belowSpace != 0 && bytes[index..<index + 8].contains(where: Self.isControl)) {
                     hasControl = true
                 }
                 index += 8
@@ -38,6 +38,4 @@ struct FieldBytes {
 
     /// Whether `byte` is a control character (tab is not).
     static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F }
-
-    private static func holdsControl(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool { bytes.contains(where: isControl) }
 }

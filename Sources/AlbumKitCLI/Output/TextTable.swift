@@ -99,7 +99,7 @@ struct TextTable: Sendable {
         @Sendable func writer() -> LineWriter { LineWriter(table: self, shown: shownColumns, widths: shownWidths, width: width, colour: colour) }
         var headerLine: [UInt8] = []
         var first = writer()
-        first.write(header, measured: measured[..<columns.count], to: &headerLine)
+        first.write(header[...], measured: measured[..<columns.count], to: &headerLine)
         return [headerLine] + Parallel.joined(rowCount) { range in
             var writer = writer()
             var run: [UInt8] = []
@@ -136,13 +136,13 @@ struct TextTable: Sendable {
 
         /// Appends one line and its newline to `output`: the `shown` cells padded to `widths`,
         /// without trailing spaces; cut to `width` when the columns that never shrink are wider still.
-        mutating func write(_ cells: some RandomAccessCollection<Cell>, measured: ArraySlice<Int>, to output: inout [UInt8]) {
+        mutating func write(_ cells: ArraySlice<Cell>, measured: ArraySlice<Int>, to output: inout [UInt8]) {
             defer { output.append(UInt8(ascii: "\n")) }
             let measuresPlain = colour && width != nil
             styled.removeAll(keepingCapacity: true)
             plain.removeAll(keepingCapacity: true)
             for (index, column) in shown.enumerated() {
-                let cell = cells[cells.index(cells.startIndex, offsetBy: column)]
+                let cell = cells[cells.startIndex + column]
                 let size = measured[measured.startIndex + column]
                 let isLast = index == shown.count - 1
                 let fits = size <= widths[index]
