@@ -72,29 +72,37 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
     fileprivate func read(taking: Bool) throws -> LoadedLibraryDocument {
         let identity = FileIdentity(path: file.path)
         if let identity, let cached = cache.entry(for: identity, taking: taking) { return cached }
-        let data: Data
+        let document: LoadedLibraryDocument
+        if format is JSONFormat {
+            let text = try readFile { try FileText(contentsOf: file) }
+            document = try decoding { try LoadedLibraryDocument(jsonText: text) }
+        } else {
+            let data = try readFile { try Data(contentsOf: file) }
+            document = try decoding { try format.decode(LoadedLibraryDocument.self, from: data) }
+        }
+        if let identity, !taking { cache.remember(document, as: identity) }
+        return document
+    }
+
+    /// The file's bytes as `read` reads them; a missing file is a library not made yet.
+    private func readFile<Bytes>(_ read: () throws -> Bytes) throws -> Bytes {
         do {
-            data = try Data(contentsOf: file)
+            return try read()
         } catch {
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw AlbumKitError(.libraryState, "no library at \(file.path): run 'albumkit init' first")
             }
             throw AlbumKitError(.fileSystem, "\(file.path): cannot read: \(error.localizedDescription)")
         }
-        let document: LoadedLibraryDocument
+    }
+
+    /// The document `decode` reads, or the problem it names.
+    private func decoding(_ decode: () throws -> LoadedLibraryDocument) throws -> LoadedLibraryDocument {
         do {
-            // The strict reader takes a current JSON file; anything it refuses (an older
-            // version, or damage) goes through the decoder, which accepts it or names the problem.
-            if format is JSONFormat, let strict = try? LoadedLibraryDocument(strictJSON: data) {
-                document = strict
-            } else {
-                document = try format.decode(LoadedLibraryDocument.self, from: data)
-            }
+            return try decode()
         } catch {
             throw AlbumKitError.unreadable(file.path, "not a readable \(format.name) library (\(error.decodingSummary)); the file was left as it is")
         }
-        if let identity, !taking { cache.remember(document, as: identity) }
-        return document
     }
 
     /// Saves `snapshot`: the new steps first, then the file, then the steps it no longer names

@@ -25,55 +25,71 @@ extension LoadedLibraryDocument {
     /// Throws on anything else, and the caller then decodes the whole file with `JSONDecoder`,
     /// which accepts or names the problem.
     init(strictJSON data: Data) throws {
-        self = try data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var cursor = JSONCursor(bytes)
-            var albums: [Album]?
-            var state: LibraryState?
-            var stateBytes: Range<Int>?
-            var format: String?
-            var version: Int64?
-            try cursor.members { cursor, key in
-                if key.is("albums") {
-                    guard albums == nil else { throw cursor.refusal("'albums' given twice") }
-                    albums = try cursor.elements(splitting: { try $0.album() })
-                } else if key.is("state") {
-                    guard stateBytes == nil else { throw cursor.refusal("'state' given twice") }
-                    // Its shape depends on the version, which may come after it: its bytes are
-                    // kept (from the value itself, past the white space `peek` skips).
-                    _ = cursor.peek()
-                    let start = cursor.index
-                    var reading = cursor
-                    if let read = try? reading.libraryState() {
-                        (state, cursor) = (read, reading)
-                    } else {
-                        try cursor.skipValue()
-                    }
-                    stateBytes = start..<cursor.index
-                } else if key.is("format") {
-                    guard format == nil else { throw cursor.refusal("'format' given twice") }
-                    format = try cursor.string()
-                } else if key.is("version") {
-                    guard version == nil else { throw cursor.refusal("'version' given twice") }
-                    version = try cursor.integer()
+        self = try data.withUnsafeBytes { raw in try Self.strictlyRead(JSONCursor(raw.bindMemory(to: UInt8.self))) }
+    }
+
+    /// Reads a library file's text: strictly, handing back the text of the albums as they are
+    /// read (``JSONCursor/init(_:)-(FileText)``), else — what the strict reader refuses — with
+    /// `JSONDecoder` from the whole text again.
+    init(jsonText text: FileText) throws {
+        if let strict = try? Self.strictlyRead(JSONCursor(text)) {
+            self = strict
+            return
+        }
+        try text.restore()
+        let bytes = UnsafeMutableRawPointer(mutating: text.bytes.baseAddress!)
+        self = try withExtendedLifetime(text) {
+            try JSONDecoder().decode(Self.self, from: Data(bytesNoCopy: bytes, count: text.bytes.count, deallocator: .none))
+        }
+    }
+
+    private static func strictlyRead(_ start: JSONCursor) throws -> LoadedLibraryDocument {
+        var cursor = start
+        var albums: [Album]?
+        var state: LibraryState?
+        var stateBytes: Range<Int>?
+        var format: String?
+        var version: Int64?
+        try cursor.members { cursor, key in
+            if key.is("albums") {
+                guard albums == nil else { throw cursor.refusal("'albums' given twice") }
+                albums = try cursor.elements(splitting: { try $0.album() })
+            } else if key.is("state") {
+                guard stateBytes == nil else { throw cursor.refusal("'state' given twice") }
+                // Its shape depends on the version, which may come after it: its bytes are
+                // kept (from the value itself, past the white space `peek` skips).
+                _ = cursor.peek()
+                let start = cursor.index
+                var reading = cursor
+                if let read = try? reading.libraryState() {
+                    (state, cursor) = (read, reading)
                 } else {
                     try cursor.skipValue()
                 }
+                stateBytes = start..<cursor.index
+            } else if key.is("format") {
+                guard format == nil else { throw cursor.refusal("'format' given twice") }
+                format = try cursor.string()
+            } else if key.is("version") {
+                guard version == nil else { throw cursor.refusal("'version' given twice") }
+                version = try cursor.integer()
+            } else {
+                try cursor.skipValue()
             }
-            try cursor.end()
-            guard format == LibraryDocument.formatName, let albums, let stateBytes else {
-                throw cursor.refusal("not a library document")
-            }
-            switch version {
-            case Int64(LibraryDocument.currentVersion)?:
-                guard let state else { throw cursor.refusal("not a version \(LibraryDocument.currentVersion) memento") }
-                return LoadedLibraryDocument(snapshot: LibrarySnapshot(albums: albums, state: state))
-            case 1?:
-                let file = try JSONDecoder().decode(StateFile.self, from: Data(UnsafeBufferPointer(rebasing: bytes[stateBytes])))
-                return LoadedLibraryDocument(albums: albums, versionOneState: file)
-            default:
-                throw cursor.refusal("not a version 1 or \(LibraryDocument.currentVersion) library document")
-            }
+        }
+        try cursor.end()
+        guard format == LibraryDocument.formatName, let albums, let stateBytes else {
+            throw cursor.refusal("not a library document")
+        }
+        switch version {
+        case Int64(LibraryDocument.currentVersion)?:
+            guard let state else { throw cursor.refusal("not a version \(LibraryDocument.currentVersion) memento") }
+            return LoadedLibraryDocument(snapshot: LibrarySnapshot(albums: albums, state: state))
+        case 1?:
+            let file = try JSONDecoder().decode(StateFile.self, from: cursor.data(in: stateBytes))
+            return LoadedLibraryDocument(albums: albums, versionOneState: file)
+        default:
+            throw cursor.refusal("not a version 1 or \(LibraryDocument.currentVersion) library document")
         }
     }
 }

@@ -21,9 +21,22 @@ struct JSONCursor {
     /// The offset of the next byte to read.
     private(set) var index = 0
     private var depth = 0
+    /// The file the bytes are, when its pages may be handed back as a long array is read.
+    private let text: FileText?
 
     /// A cursor at the start of `bytes`.
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        text = nil
+    }
+
+    /// A cursor at the start of a file's text, which hands back the pages of a long array's
+    /// text as it reads past them (``elements(splitting:)``): only the text's own reader can
+    /// then read it again, after ``FileText/restore()``.
+    init(_ text: FileText) {
+        bytes = text.bytes
+        self.text = text
+    }
 
     // MARK: - Punctuation
 
@@ -54,6 +67,9 @@ struct JSONCursor {
     mutating func end() throws(Refusal) {
         guard peek() == nil else { throw refusal("unexpected bytes after the value") }
     }
+
+    /// A copy of the bytes in `range` (offsets as ``index`` counts them).
+    func data(in range: Range<Int>) -> Data { Data(UnsafeBufferPointer(rebasing: bytes[range])) }
 
     /// A refusal naming `what` and the byte offset it was met at.
     func refusal(_ what: String) -> Refusal { Refusal(description: "\(what) at byte \(index)") }
@@ -312,6 +328,9 @@ extension JSONCursor {
     /// Below this many bytes left, an array is read on one core.
     static let splitBytes = 1 << 20
 
+    /// How much of a file's text an array's reader passes before it hands those pages back.
+    static let handBackBytes = 1 << 20
+
     /// The elements of the array that comes next, each read by `read`: on two cores when the
     /// array is long (a library of 100 000 albums is 21 MB of text).
     ///
@@ -319,7 +338,10 @@ extension JSONCursor {
     /// left (this program writes one element a line, and a raw line break is never inside a
     /// string). Its work is kept only when the first core, reading in order from the start,
     /// lands exactly on that element; otherwise the first core reads on alone. So the elements,
-    /// and the first refusal, are those of reading in order.
+    /// and the first refusal, are those of reading in order — except on a file's text
+    /// (``init(_:)-(FileText)``): there each core hands back the pages it has read past, a
+    /// megabyte at a time, and a first core reading on alone into pages the second handed back
+    /// is refused (they read as zeros). The text's owner restores them before reading it again.
     mutating func elements<Element: Sendable>(splitting read: @escaping @Sendable (inout JSONCursor) throws -> Element) throws -> [Element] {
         try open(UInt8(ascii: "["))
         var elements: [Element] = []
@@ -337,18 +359,18 @@ extension JSONCursor {
         return elements
     }
 
-    /// A cursor on `bytes` at `index`, `depth` levels down (the second half of a split read).
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, depth: Int) {
-        self.bytes = bytes
-        self.index = index
-        self.depth = depth
+    /// A cursor like this one at `index` (the second half of a split read).
+    private func moved(to index: Int) -> JSONCursor {
+        var cursor = self
+        cursor.index = index
+        return cursor
     }
 
     /// Reads the elements from here (the first) and from `start` side by side; leaves the
     /// cursor after the closing bracket.
     private mutating func readSplit<Element: Sendable>(at start: Int, _ read: @escaping @Sendable (inout JSONCursor) throws -> Element) throws -> [Element] {
         var first = Half<Element>(cursor: self)
-        var second = Half<Element>(cursor: JSONCursor(bytes, at: start, depth: depth))
+        var second = Half<Element>(cursor: moved(to: start))
         withUnsafeMutablePointer(to: &first) { first in
             withUnsafeMutablePointer(to: &second) { second in
                 // Each half writes its own and no other.
@@ -363,7 +385,11 @@ extension JSONCursor {
             // In order, the first half would have gone on from exactly where the second began.
             if let failure = second.failure { throw failure }
             index = second.cursor.index
-            return first.elements + second.elements
+            // Joined in place: the first half made room for both.
+            var elements = first.elements
+            first.elements = []
+            elements.append(contentsOf: second.elements)
+            return elements
         }
         // The second half began inside an element: its work is not the list's.
         index = first.cursor.index
@@ -393,9 +419,18 @@ extension JSONCursor {
         /// Reads elements until the array's closing bracket, or (the first half) until the next
         /// element starts at `stop`.
         mutating func read(_ read: (inout JSONCursor) throws -> Element, stoppingAt stop: Int?) {
+            let begin = cursor.index
+            var handedBack = begin
             do {
                 while true {
+                    if let stop, elements.count == elements.capacity, cursor.index > begin {
+                        makeRoomForBothHalves(begin: begin, stop: stop)
+                    }
                     elements.append(try read(&cursor))
+                    if let text = cursor.text, cursor.index - handedBack >= JSONCursor.handBackBytes {
+                        text.handBack(handedBack..<cursor.index)
+                        handedBack = cursor.index
+                    }
                     guard cursor.take(UInt8(ascii: ",")) else { break }
                     if let stop, cursor.peek() != nil, cursor.index == stop {
                         stopped = true
@@ -406,6 +441,13 @@ extension JSONCursor {
             } catch {
                 failure = error
             }
+        }
+
+        /// Grows the first half's array to what both halves will hold, judged from the text
+        /// read so far, so that the second's elements join it without a copy of the whole.
+        private mutating func makeRoomForBothHalves(begin: Int, stop: Int) {
+            let estimate = elements.count * 2 * (stop - begin) / (cursor.index - begin)
+            elements.reserveCapacity(max(elements.count * 2, estimate + estimate / 16))
         }
     }
 }
