@@ -12,7 +12,7 @@ struct ConfigurationFileReader {
     func apply(to configuration: inout Configuration) throws(AlbumKitError) {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: try String(contentsOfFile: path, encoding: .utf8))
+            root = try Yams.compose(yaml: try String(contentsOfFile: path, encoding: .utf8), .basic)
         } catch {
             throw .configuration("configuration file \(path) is not valid YAML: \(error)")
         }

@@ -29,7 +29,7 @@ public enum LibraryFolderMarker {
     /// The backend and settings the folder says it holds, if it says.
     static func read(in folder: URL) -> (backend: String, settings: [String: String])? {
         guard let text = try? String(contentsOf: folder.appendingPathComponent(fileName), encoding: .utf8),
-            let map = (try? Yams.load(yaml: text)) as? [String: Any], let backend = map["backend"] as? String
+            let map = (try? Yams.load(yaml: text, .basic)) as? [String: Any], let backend = map["backend"] as? String
         else { return nil }
         var settings: [String: String] = [:]
         for (key, value) in map where key != "backend" { settings[key] = "\(value)" }
