@@ -3,9 +3,12 @@ extension CoverState {
     /// presence in the store decides between stored and missing (nil when the state is
     /// settled without the store: none, missing, failed).
     public static func judged(_ album: Album, resolutions: [String: CoverResolution]) -> (state: CoverState, key: CoverKey?) {
-        guard let reference = album.coverUrl else { return (.none, nil) }
-        let resolution = resolutions[reference]
-        guard let key = resolution?.key ?? CoverKey(fileName: reference) else {
+        guard let reference = album.cover else { return (.none, nil) }
+        // A stored cover's name is not fetched, so the memento never resolves it (and no string
+        // is made for it here: `list` judges every album).
+        if case .stored = reference { return (.stored, reference.storedKey) }
+        let resolution = resolutions[reference.text]
+        guard let key = resolution?.key ?? reference.storedKey else {
             return (resolution?.failure == nil ? .missing : .failed, nil)
         }
         return (.stored, key)

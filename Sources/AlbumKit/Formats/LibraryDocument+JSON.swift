@@ -145,9 +145,9 @@ extension JSONOutput {
     mutating func album(_ album: Album) throws {
         try raw(#"{"artist":"#)
         try string(album.artist)
-        if let coverUrl = album.coverUrl {
+        if let cover = album.cover {
             try raw(#","coverUrl":"#)
-            try string(coverUrl)
+            try string(cover)
         }
         try raw(#","genre":"#)
         try string(album.genre)

@@ -8,7 +8,12 @@ public struct Album: Hashable, Sendable, Codable {
     /// `""` or one to four digits.
     public var year: String
     /// `http(s)://…`, `file://…`, `covers/<name>`, or nil for no cover.
-    public var coverUrl: String?
+    public var coverUrl: String? {
+        get { cover?.text }
+        set { cover = newValue.map(CoverReference.init) }
+    }
+    /// The cover reference as kept: a stored cover's name in its bytes (``CoverReference``).
+    package private(set) var cover: CoverReference?
 
     /// Makes an album, checking every field; `label` names it in errors (defaults to the title).
     public init(
@@ -25,7 +30,7 @@ public struct Album: Hashable, Sendable, Codable {
         self.artist = try AlbumField.text(artist, field: "artist", album: name(), required: true)
         self.genre = try AlbumField.text(genre, field: "genre", album: name(), required: false)
         self.year = try AlbumField.year(year, album: name())
-        self.coverUrl = try AlbumField.coverURL(coverUrl, album: name())
+        self.cover = try AlbumField.coverURL(coverUrl, album: name()).map(CoverReference.init)
     }
 
     private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }

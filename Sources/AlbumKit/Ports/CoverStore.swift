@@ -126,6 +126,11 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
         self = key
     }
 
+    /// The key of a digest held in its bytes.
+    init(_ words: SHA256Words, fileExtension: String) {
+        self.init(.words(words), fileExtension: fileExtension)
+    }
+
     private init(_ digest: Digest, fileExtension: String) {
         self.digest = digest
         self.fileExtension = fileExtension

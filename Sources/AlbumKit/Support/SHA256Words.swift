@@ -64,4 +64,18 @@ package struct SHA256Words: Hashable, Comparable, Sendable, CustomStringConverti
     package var description: String {
         withUnsafeBytes(of: (first.bigEndian, second.bigEndian, third.bigEndian, fourth.bigEndian)) { SHA256Digest.hex($0) }
     }
+
+    /// Writes the 64 lower-case hex digits of ``description`` into `buffer`'s first 64 bytes.
+    package func writeHex(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        func write(_ word: UInt64, at start: Int) {
+            for digit in 0..<16 {
+                let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * digit)) & 0xF
+                buffer[start + digit] = value < 10 ? value + 0x30 : value + 0x57
+            }
+        }
+        write(first, at: 0)
+        write(second, at: 16)
+        write(third, at: 32)
+        write(fourth, at: 48)
+    }
 }

@@ -66,7 +66,7 @@ enum AlbumJSON {
         bytes += #","cover":"#.utf8
         bytes.appendJSONString(row.cover.rawValue)
         bytes += #","coverUrl":"#.utf8
-        if let coverUrl = row.album.coverUrl { bytes.appendJSONString(coverUrl) } else { bytes += "null".utf8 }
+        if let cover = row.album.cover { cover.withUTF8 { bytes.appendJSONString(utf8: $0) } } else { bytes += "null".utf8 }
         bytes += #","genre":"#.utf8
         bytes.appendJSONString(row.album.genre)
         bytes += #","id":"#.utf8

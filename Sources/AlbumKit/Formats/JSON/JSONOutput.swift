@@ -29,6 +29,12 @@ struct JSONOutput {
         try flushIfFull()
     }
 
+    /// A cover reference's text as a quoted JSON string (a stored cover's made on the stack).
+    mutating func string(_ reference: CoverReference) throws {
+        reference.withUTF8 { buffer.appendJSONString(utf8: $0) }
+        try flushIfFull()
+    }
+
     /// `value` or null.
     mutating func string(orNull text: String?) throws {
         if let text { try string(text) } else { try raw("null") }

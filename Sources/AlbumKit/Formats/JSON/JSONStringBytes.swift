@@ -3,14 +3,18 @@ extension Array where Element == UInt8 {
     /// `.withoutEscapingSlashes`: quote, backslash and control characters only. The one
     /// escaper of the library writer (``JSONOutput``) and of `serve`'s responses.
     public mutating func appendJSONString(_ text: String) {
-        append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { utf8 in
-            // Most fields need no escaping: then they go in with one copy.
-            guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                return append(contentsOf: utf8)
-            }
+        text.withUTF8 { appendJSONString(utf8: $0) }
+    }
+
+    /// Appends the UTF-8 text `utf8` as ``appendJSONString(_:)`` does.
+    package mutating func appendJSONString(utf8: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        // Most fields need no escaping: then they go in with one copy.
+        if utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             for byte in utf8 { appendJSONEscaped(byte) }
+        } else {
+            append(contentsOf: utf8)
         }
         append(UInt8(ascii: "\""))
     }
