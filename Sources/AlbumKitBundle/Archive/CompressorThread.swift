@@ -11,7 +11,7 @@ import Synchronization
 final class CompressorThread: @unchecked Sendable {
     private let handle: OpaquePointer
     private let path: String
-    private let queue = BlockQueue(capacity: 16)
+    private let queue = BlockQueue(capacity: 2)
     private let done = DispatchSemaphore(value: 0)
     /// Whether the caller has seen the thread end.
     private var joined = false
@@ -20,8 +20,8 @@ final class CompressorThread: @unchecked Sendable {
     private let written = Atomic<Int64>(0)
 
     /// The size of the compressed blocks written to the file (libarchive's default is 10 KiB:
-    /// 30 000 `write` calls for a 300 MB archive).
-    private static let outputBlockSize: Int32 = 1 << 20
+    /// 30 000 `write` calls for a 300 MB archive; 1 MiB was as much memory as the blocks queued).
+    private static let outputBlockSize: Int32 = 256 << 10
 
     /// Starts compressing into `descriptor`; `path` names the file in errors.
     init(descriptor: Int32, path: String, compression: BundleCompression) throws(AlbumKitError) {

@@ -447,7 +447,7 @@ extension JSONCursor {
         /// read so far, so that the second's elements join it without a copy of the whole.
         private mutating func makeRoomForBothHalves(begin: Int, stop: Int) {
             let estimate = elements.count * 2 * (stop - begin) / (cursor.index - begin)
-            elements.reserveCapacity(max(elements.count * 2, estimate + estimate / 16))
+            elements.reserveCapacity(max(elements.count * 2, estimate + estimate / 32))
         }
     }
 }
