@@ -70,6 +70,26 @@ import Testing
         expectSame(text, count: 12_000, "nested lines")
     }
 
+    /// The first core makes room for both halves, judged from what it has read: a run of small
+    /// albums at the start may mislead it, but never into room larger than four times the
+    /// list's text; albums alike get about the room they fill.
+    @Test func roomForBothHalvesIsBoundedByTheText() throws {
+        let long = String(repeating: "x", count: 400)
+        let smallest = #"{"artist":"A","title":"T"}"#
+        let text = "[\n" + (0..<20_000).map { $0 < 100 ? smallest : #"{"artist":"A","genre":"\#(long)","title":"T \#($0)"}"# }.joined(separator: ",\n") + "]"
+        let records = try Data(text.utf8).withUnsafeBytes { raw in
+            var cursor = JSONCursor(raw.bindMemory(to: UInt8.self))
+            return try cursor.elements(splitting: { try $0.albumRecord() })
+        }
+        #expect(records.count == 20_000)
+        #expect(records.capacity * MemoryLayout<AlbumRecord>.stride <= 4 * text.utf8.count, "room for \(records.capacity)")
+        let even = try Data(Self.list(30_000).utf8).withUnsafeBytes { raw in
+            var cursor = JSONCursor(raw.bindMemory(to: UInt8.self))
+            return try cursor.elements(splitting: { try $0.albumRecord() })
+        }
+        #expect(even.capacity <= even.count * 5 / 4, "albums alike: room for \(even.capacity) of \(even.count)")
+    }
+
     @Test(arguments: [100, 15_000, 29_999])
     func aDamagedAlbumIsTheFirstRefusal(at damaged: Int) {
         let text = Self.list(30_000) { $0 == damaged ? #","title":"twice""# : "" }

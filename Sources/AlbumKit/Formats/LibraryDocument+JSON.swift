@@ -22,8 +22,8 @@ extension LoadedLibraryDocument {
     /// Reads a library document with ``JSONCursor``: strictly, as `JSONDecoder` would read it
     /// or stricter. A version 1 file's albums are read so too, and its memento, which carries
     /// the history inside (small unless it holds steps), by `JSONDecoder` from its own bytes.
-    /// Throws on anything else, and the caller then decodes the whole file with `JSONDecoder`,
-    /// which accepts or names the problem.
+    /// Throws on anything else, where a library file is read (``init(jsonText:)``) by
+    /// `JSONDecoder`, which accepts or names the problem.
     init(strictJSON data: Data) throws {
         self = try data.withUnsafeBytes { raw in try Self.strictlyRead(JSONCursor(raw.bindMemory(to: UInt8.self))) }
     }

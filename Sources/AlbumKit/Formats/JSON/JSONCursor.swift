@@ -444,7 +444,11 @@ extension JSONCursor {
         }
 
         /// Grows the first half's array to what both halves will hold, judged from the text
-        /// read so far, so that the second's elements join it without a copy of the whole.
+        /// read so far, so that the second's elements join it without a copy of the whole. A
+        /// misleading start (small elements first) reserves too much, but no more than the
+        /// smallest element's text allows (an album's is at least 26 bytes: room for a list of
+        /// albums stays within five times its text), and room never filled is never touched: it
+        /// costs address space, not memory.
         private mutating func makeRoomForBothHalves(begin: Int, stop: Int) {
             let estimate = elements.count * 2 * (stop - begin) / (cursor.index - begin)
             elements.reserveCapacity(max(elements.count * 2, estimate + estimate / 32))
