@@ -40,6 +40,18 @@ import Testing
         #expect(kept.storedKey == CoverKey(fileName: reference))
     }
 
+    /// A record keeps whatever its input gave, valid or not, as it was given.
+    @Test func recordsReadBackAnyTextTheyWereGiven() throws {
+        for reference in Self.stored + Self.text + ["  covers/\(Self.hex).png", "ftp://x", "", "covers/../../etc/passwd"] {
+            var record = AlbumRecord(title: "T", artist: "A", coverUrl: reference)
+            #expect(record.coverUrl == reference)
+            let json = Data(#"{"title":"T","artist":"A","coverUrl":"\#(reference)"}"#.utf8)
+            #expect(try JSONDecoder().decode(AlbumRecord.self, from: json) == record)
+            record.coverUrl = nil
+            #expect(record.coverUrl == nil && record != AlbumRecord(title: "T", artist: "A", coverUrl: reference))
+        }
+    }
+
     @Test func albumsReadBackTheirReferenceAndCompareByIt() throws {
         for reference in Self.stored + Self.text where reference.hasPrefix("covers/") || reference.contains("://") {
             var album = try Album(id: "a", title: "T", artist: "A", coverUrl: reference)

@@ -6,7 +6,14 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
     public var artist: String
     public var genre: String
     public var year: String
-    public var coverUrl: String?
+    /// The cover reference as the input gives it (any text; checked by ``validated(newID:label:)``).
+    public var coverUrl: String? {
+        get { cover?.text }
+        set { cover = newValue.map(CoverReference.init) }
+    }
+    /// The cover reference as kept: a stored cover's name in its bytes (an import holds every
+    /// record until its commit; see ``CoverReference``).
+    private var cover: CoverReference?
 
     public init(
         id: AlbumID? = nil, title: String, artist: String, genre: String = "", year: String = "",
@@ -17,7 +24,7 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
         self.artist = artist
         self.genre = genre
         self.year = year
-        self.coverUrl = coverUrl
+        self.cover = coverUrl.map(CoverReference.init)
     }
 
     /// The record of a validated album (its id included).
@@ -35,7 +42,7 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
         title = try container.decode(String.self, forKey: .title)
         artist = try container.decode(String.self, forKey: .artist)
         genre = try container.decodeIfPresent(String.self, forKey: .genre) ?? ""
-        coverUrl = try container.decodeIfPresent(String.self, forKey: .coverUrl)
+        cover = try container.decodeIfPresent(String.self, forKey: .coverUrl).map(CoverReference.init)
         if let text = try? container.decodeIfPresent(String.self, forKey: .year) {
             year = text
         } else if let number = try container.decodeIfPresent(Int.self, forKey: .year) {
