@@ -12,6 +12,8 @@ package enum CoverReference: Hashable, Sendable {
 
     /// `covers/` + 64 hex digits + `.`, before the extension.
     private static let storedPrefixCount = 72
+    /// The image kinds, made once (every album read is looked up in them).
+    private static let kinds = ImageKind.allCases
 
     /// The reference `text` spells.
     init(_ text: String) {
@@ -25,7 +27,7 @@ package enum CoverReference: Hashable, Sendable {
             let words = SHA256Words(hex: UnsafeBufferPointer(rebasing: bytes[7..<71]), ignoringCase: false)
         else { return nil }
         let fileExtension = UnsafeBufferPointer(rebasing: bytes[storedPrefixCount...])
-        guard let kind = ImageKind.allCases.first(where: { fileExtension.elementsEqual($0.rawValue.utf8) }) else { return nil }
+        guard let kind = kinds.first(where: { fileExtension.elementsEqual($0.rawValue.utf8) }) else { return nil }
         return .stored(words, kind)
     }
 
