@@ -62,7 +62,10 @@ package struct SHA256Words: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// Lower-case hex, as `sha256sum` writes it.
     package var description: String {
-        withUnsafeBytes(of: (first.bigEndian, second.bigEndian, third.bigEndian, fourth.bigEndian)) { SHA256Digest.hex($0) }
+        String(unsafeUninitializedCapacity: 64) { buffer in
+            writeHex(into: buffer)
+            return 64
+        }
     }
 
     /// Writes the 64 lower-case hex digits of ``description`` into `buffer`'s first 64 bytes.
