@@ -58,7 +58,7 @@ struct RowEditor<Connection: RowConnection> {
         try await connection.execute(RowStoreSQL.deleteBlocks, [])
         storedBlocks = .empty
         let keys = SortKeys.laidOut(albums.count)
-        try await insert(Array(zip(albums, keys)))
+        try await insert(zip(albums, keys))
         blocks = BlockIndex(laidOver: keys)
     }
 
@@ -73,12 +73,12 @@ struct RowEditor<Connection: RowConnection> {
                 let moved = try await stored(at: from, expecting: id, edits[next])
                 try await connection.execute(RowStoreSQL.deleteAlbum, [.text(id.rawValue)])
                 blocks.remove(moved.key)
-                try await insertRun([moved.album], at: to, edits[next])
+                try await insertRun(CollectionOfOne(moved.album), count: 1, at: to, edits[next])
                 next += 1
             case .insert(_, let index):
                 let run = Self.insertRun(in: edits, from: next)
-                try await insertRun(run, at: index, edits[next])
-                next += run.count
+                try await insertRun(Self.insertedAlbums(edits[run]), count: run.count, at: index, edits[next])
+                next = run.upperBound
             case .remove:
                 let (positions, albums) = Self.removeRun(in: edits, from: next)
                 try await removeRun(albums, at: positions, edits[next])
@@ -87,16 +87,24 @@ struct RowEditor<Connection: RowConnection> {
         }
     }
 
-    /// The albums of the inserts at following positions that start at `start`.
-    private static func insertRun(in edits: [LibraryEdit], from start: Int) -> [Album] {
-        guard case .insert(_, var expected) = edits[start] else { return [] }
-        var albums: [Album] = []
+    /// The edits, from `start` on, that insert at following positions.
+    private static func insertRun(in edits: [LibraryEdit], from start: Int) -> Range<Int> {
+        guard case .insert(_, var expected) = edits[start] else { return start..<start }
+        var end = start
         for edit in edits[start...] {
-            guard case .insert(let album, let index) = edit, index == expected else { break }
-            albums.append(album)
+            guard case .insert(_, let index) = edit, index == expected else { break }
+            end += 1
             expected += 1
         }
-        return albums
+        return start..<end
+    }
+
+    /// The albums `inserts` (a run of inserts) insert, read as they are stored: an import's run
+    /// is every album it brings, and a copy of them would be held beside the edits.
+    private static func insertedAlbums(_ inserts: ArraySlice<LibraryEdit>) -> some Sequence<Album> {
+        inserts.lazy.compactMap { edit in
+            if case .insert(let album, _) = edit { album } else { nil }
+        }
     }
 
     /// The removes from `start` on that take one range of positions: each one position
@@ -118,20 +126,20 @@ struct RowEditor<Connection: RowConnection> {
         return step == 0 ? (index..<(index + albums.count), albums) : (last..<(index + 1), albums.reversed())
     }
 
-    /// Inserts `albums` before position `index`, giving them keys between their neighbours
-    /// (spreading a window of neighbours out when the gap is too narrow).
-    private mutating func insertRun(_ albums: [Album], at index: Int, _ edit: LibraryEdit) async throws {
+    /// Inserts the `count` `albums` before position `index`, giving them keys between their
+    /// neighbours (spreading a window of neighbours out when the gap is too narrow).
+    private mutating func insertRun(_ albums: some Sequence<Album>, count: Int, at index: Int, _ edit: LibraryEdit) async throws {
         guard (0...blocks.total).contains(index) else { throw misfit(edit) }
         let neighbours = try await reader.keys(at: (index - 1)..<(index + 1), blocks)
         let low = index > 0 ? neighbours.first?.key : nil
         let high = index < blocks.total ? neighbours.last?.key : nil
-        var keys = SortKeys.between(low, high, count: albums.count)
+        var keys = SortKeys.between(low, high, count: count)
         if keys == nil {
-            keys = try await respread(around: index, making: albums.count)
+            keys = try await respread(around: index, making: count)
         }
-        let placed = Array(zip(albums, keys ?? []))
-        try await insert(placed)
-        for (_, key) in placed { blocks.add(key) }
+        let placed = keys ?? []
+        try await insert(zip(albums, placed))
+        for key in placed { blocks.add(key) }
     }
 
     /// Spreads out the narrowest window around `gap` that leaves room for `count` new rows
@@ -174,11 +182,20 @@ struct RowEditor<Connection: RowConnection> {
     }
 
     /// Inserts rows in batches of ``RowStoreSQL/insertBatch``.
-    private func insert(_ rows: [(Album, Double)]) async throws {
-        for start in stride(from: 0, to: rows.count, by: RowStoreSQL.insertBatch) {
-            let batch = rows[start..<min(rows.count, start + RowStoreSQL.insertBatch)]
-            try await connection.execute(RowStoreSQL.insertAlbums(batch.count), batch.flatMap { RowStoreSQL.insertArguments($0, key: $1) })
+    private func insert(_ rows: some Sequence<(Album, Double)>) async throws {
+        var batch: [(Album, Double)] = []
+        batch.reserveCapacity(RowStoreSQL.insertBatch)
+        for row in rows {
+            batch.append(row)
+            if batch.count == RowStoreSQL.insertBatch { try await insert(batch: &batch) }
         }
+        if !batch.isEmpty { try await insert(batch: &batch) }
+    }
+
+    /// Inserts `batch` with one statement and empties it.
+    private func insert(batch: inout [(Album, Double)]) async throws {
+        try await connection.execute(RowStoreSQL.insertAlbums(batch.count), batch.flatMap { RowStoreSQL.insertArguments($0, key: $1) })
+        batch.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Blocks

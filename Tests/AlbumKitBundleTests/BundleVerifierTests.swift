@@ -70,6 +70,36 @@ import Testing
         #expect(problems == ["\(output.path) entry manifest.json: its SHA-256 is \(actual), but checksums.sha256 line \(manifest + 1) says \(says)"])
     }
 
+    /// A checksum list longer than one read of the archive (64 KiB) is checked line by line
+    /// across the reads, whether it comes after the files it names (checked as each line
+    /// arrives) or before them (checked at the end); a file it names that the bundle lacks is
+    /// reported either way.
+    @Test(arguments: [false, true])
+    func aLongChecksumListIsCheckedWhereverItComes(listFirst: Bool) async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        var entries = try SampleBundle(albums: 6, covers: 800).entries()
+        guard case .file(let sums) = entries.removeLast().kind, sums.count > 80 << 10 else { throw FixtureError("no long checksum list") }
+        var lines = String(decoding: sums, as: UTF8.self).split(separator: "\n").map(String.init)
+        // A damaged line past the first read, and a file named but left out of the archive.
+        let damaged = lines.count - 2
+        let actual = String(lines[damaged].prefix(64))
+        let named = String(lines[damaged].dropFirst(66))
+        lines[damaged] = String(repeating: "0", count: 64) + "  " + named
+        let left = lines.count - 5
+        let leftOut = String(lines[left].dropFirst(66))
+        entries.removeAll { $0.name == Array(leftOut.utf8) }
+        let list = TestEntry.file("checksums.sha256", lines.joined(separator: "\n") + "\n")
+        entries = listFirst ? [list] + entries : entries + [list]
+        let output = workspace.path("long.tgz")
+        try PythonArchive.write(entries, kind: "tgz", to: output)
+
+        let problems = try await BundleVerifier.problems(in: output, limits: Limits())
+        #expect(problems.contains("\(output.path) entry checksums.sha256 line \(left + 1): names \(leftOut), which the bundle lacks"))
+        #expect(problems.contains("\(output.path) entry \(named): its SHA-256 is \(actual), but checksums.sha256 line \(damaged + 1) says \(String(repeating: "0", count: 64))"))
+        #expect(problems.filter { $0.contains("checksums.sha256 line") }.count == 2, "\(problems)")
+    }
+
     /// A byte order mark before the first line is skipped; a name that is not UTF-8 is refused
     /// naming its line.
     @Test func aChecksumListWithAByteOrderMarkIsReadAndANameNotInUTF8IsRefused() async throws {

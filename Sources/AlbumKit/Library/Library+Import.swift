@@ -22,7 +22,7 @@ extension Library {
     func commitImport(_ items: inout [ImportItem]) async throws -> [ImportedAlbum] {
         let label = "import \(items.count) album\(items.count == 1 ? "" : "s")"
         return try await commit(label: label) { snapshot in
-            var merge = ImportMerge(snapshot)
+            var merge = ImportMerge(snapshot, expecting: items.count)
             for item in items { try merge.add(item) }
             items = []
             return (merge.takeEdits(), merge.resolutions, merge.outcomes)
@@ -47,11 +47,16 @@ private struct ImportMerge {
     private(set) var outcomes: [ImportedAlbum] = []
     private(set) var resolutions: [String: CoverResolution] = [:]
 
-    init(_ snapshot: LibrarySnapshot) {
+    /// A merge into `snapshot` of `expected` albums, with room for each one's outcome and
+    /// insert made at once: grown by doubling, the arrays of a large import would hold a third
+    /// more than they need, and their old and new storage at each step.
+    init(_ snapshot: LibrarySnapshot, expecting expected: Int) {
         albums = snapshot.albums
         count = snapshot.albums.count
         indexOf.reserveCapacity(count)
         for (index, album) in snapshot.albums.enumerated() { indexOf[album.id] = index }
+        inserts.reserveCapacity(expected)
+        outcomes.reserveCapacity(expected)
     }
 
     /// The updates, then the new albums in input order at the end; the merge keeps none of them.

@@ -98,6 +98,10 @@ struct CoverStaging {
         }
     }
 
+    /// Forgets which covers it has dealt with, once the work has read all it will stage: that
+    /// record holds a key for every cover read, and ``commit(_:)`` needs only those it added.
+    mutating func readingEnded() { seen = [] }
+
     /// Makes the covers `keys` names (default: every one) part of the store, durably, and
     /// takes out the others this work added; returns those it added. On failure the store has
     /// taken them back before this throws (a caller then calls ``discard()``).

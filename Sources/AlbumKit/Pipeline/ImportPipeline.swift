@@ -36,23 +36,17 @@ public struct ImportPipeline: Sendable {
         do {
             let reader = InputReader(registry: registry, configuration: configuration, hub: hub, forcedSource: options.format)
             var contents = try await reader.read(inputs, staging: &staging)
-            let store = library.storage.covers
-            let batch = StageBatch(
-                library: try await library.snapshot(), options: options, hub: hub, carriedCovers: contents.covers,
-                isStored: { (try? await store.contains($0)) == true })
             var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
-            // Moved out, so that the stages filter the one array in place.
-            var survivors = contents.items
-            contents.items = []
+            var survivors: [ImportItem]
             do {
-                try await run.run(&survivors, batch: batch)
+                survivors = try await runStages(&contents, &run, library: library)
             } catch {
                 for report in run.reports where report.received > 0 { hub.publish(.stageFinished(report)) }
                 throw error
             }
             for report in run.reports { hub.publish(.stageFinished(report)) }
             var report = ImportReport(stages: run.reports)
-            report.summary.warnings = contents.warnings + batch.notedWarnings
+            report.summary.warnings = contents.warnings
             report.summary.dryRun = options.dryRun
             report.summary.coversStored = contents.coversRead
             if options.dryRun {
@@ -70,6 +64,24 @@ public struct ImportPipeline: Sendable {
             hub.publish(.importFailed(input: names, reason: String(describing: error)))
             throw error
         }
+    }
+
+    /// Runs the albums `contents` holds through the stages, moving them out (the stages filter
+    /// the one array in place); returns those that passed every stage and adds the stages'
+    /// warnings to the input's. The carried covers are moved out too, into the stages' batch, so
+    /// that their map (a key for every cover of a large bundle) is let go before the commit.
+    private func runStages(_ contents: inout InputReader.Contents, _ run: inout StageRun, library: Library) async throws -> [ImportItem] {
+        let store = library.storage.covers
+        let carried = contents.covers
+        contents.covers = [:]
+        let batch = StageBatch(
+            library: try await library.snapshot(), options: options, hub: library.hub, carriedCovers: carried,
+            isStored: { (try? await store.contains($0)) == true })
+        var survivors = contents.items
+        contents.items = []
+        try await run.run(&survivors, batch: batch)
+        contents.warnings += batch.notedWarnings
+        return survivors
     }
 
     /// Stores the covers the survivors carry, then merges them as one step of history (which

@@ -12,7 +12,7 @@ struct InputReader {
         var state: StateFile?
         var warnings: [String] = []
         /// Carried cover bytes by the reference albums name them with.
-        var covers: [String: CoverPayload] = [:]
+        var covers = CarriedCovers()
         var coversRead = 0
     }
 
@@ -27,13 +27,14 @@ struct InputReader {
     func read(_ inputs: [URL], staging: inout CoverStaging?) async throws -> Contents {
         var contents = Contents()
         for input in inputs { try await read(input, into: &contents, staging: &staging) }
+        staging?.readingEnded()
         return contents
     }
 
     private func read(_ input: URL, into contents: inout Contents, staging: inout CoverStaging?) async throws {
         let described = try SourceInput(at: input)
         let source = try source(for: described)
-        var carried: [String: CoverPayload] = [:]
+        var carried = CarriedCovers()
         var state: StateFile?
         let items = ReadAhead(source.items(from: described, context: Self.context(for: source, configuration)))
         defer { items.cancel() }
@@ -46,7 +47,7 @@ struct InputReader {
             case .cover(let path, let bytes):
                 let key = try checkedKey(bytes, path: path, input: input)
                 let folder = try await staging?.stage(bytes, key: key)
-                carried[path] = CoverPayload(key: key, inFolder: folder)
+                carried.add(key, path: path, inFolder: folder)
                 contents.coversRead += 1
             case .state(let carriedState):
                 state = carriedState
@@ -61,7 +62,7 @@ struct InputReader {
         for (reference, resolution) in state?.covers ?? [:] {
             if let key = resolution.key, let payload = carried[key.bundlePath] { carried[reference] = payload }
         }
-        contents.covers.merge(carried) { _, new in new }
+        contents.covers.merge(carried)
         if let state { contents.state = state }
     }
 

@@ -146,7 +146,7 @@ public struct StageBatch: Sendable {
     public let hub: NotificationHub
     /// Cover bytes the inputs carried, by the reference albums name them with
     /// (`covers/<sha256>.<ext>`, or a URL a bundle's memento resolved to stored bytes).
-    public let carriedCovers: [String: CoverPayload]
+    public let carriedCovers: CarriedCovers
     /// Whether the library already stores a cover.
     public let isStored: @Sendable (CoverKey) async -> Bool
     private let warnings: WarningList
@@ -154,7 +154,7 @@ public struct StageBatch: Sendable {
     /// A batch over `library` (tests and outside pipelines).
     public init(
         library: LibrarySnapshot, options: ImportOptions, hub: NotificationHub,
-        carriedCovers: [String: CoverPayload] = [:], isStored: @escaping @Sendable (CoverKey) async -> Bool = { _ in false }
+        carriedCovers: CarriedCovers = [:], isStored: @escaping @Sendable (CoverKey) async -> Bool = { _ in false }
     ) {
         self.library = library
         self.options = options

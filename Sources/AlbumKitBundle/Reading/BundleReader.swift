@@ -41,10 +41,13 @@ final class BundleReader {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var root = BundleRoot()
     /// Every file's SHA-256, by its path in the archive.
-    private var digests: [EntryPath: SHA256Words] = [:]
+    private var digests: [PathFingerprint: SHA256Words] = [:]
     private var manifest: (value: BundleManifest, subject: String)?
     private var listed: (count: Int, subject: String)?
-    private var checksums: (value: ChecksumList, subject: String)?
+    /// The checksum list, as messages name it, once it was read.
+    private var checksumsSubject: String?
+    /// Lines of the checksum list that name a file not read when the list was: checked at the end.
+    private var uncheckedLines: [ChecksumList.Line] = []
     private var reportedBytes: Int64 = -1
     private var pending: [Item] = []
     private var pendingIndex = 0
@@ -94,9 +97,14 @@ final class BundleReader {
             throw archive.tooLarge(entry, limit: limit.bytes, limitName: limit.key)
         }
         if options.indexesCovers, try skipForIndex(role, entry: entry) { return }
-        let (bytes, digest) = try readEntry(entry, keep: role.keepsBytes, limit: limit)
-        digests[entry.entryPath] = digest
-        try handle(role, bytes: bytes, digest: digest, relative: relative, subject: subject)
+        if case .checksums = role {
+            digests[PathFingerprint(entry.entryPath)] = try readChecksums(entry, limit: limit, subject: subject)
+        } else {
+            var kept: Data? = role.keepsBytes ? Data(capacity: Int(min(entry.declaredSize ?? 0, limit?.bytes ?? 0))) : nil
+            let digest = try readEntry(entry, limit: limit) { chunk in kept?.append(chunk.assumingMemoryBound(to: UInt8.self)) }
+            digests[PathFingerprint(entry.entryPath)] = digest
+            try handle(role, bytes: kept ?? Data(), digest: digest, relative: relative, subject: subject)
+        }
         noteProgress()
     }
 
@@ -124,13 +132,12 @@ final class BundleReader {
         return true
     }
 
-    /// Reads the entry's bytes in chunks, counting them against the limits and hashing them;
-    /// keeps them only when `keep`.
+    /// Reads the entry's bytes in chunks, counting them against the limits, hashing them and
+    /// handing each chunk to `take`; returns their SHA-256.
     private func readEntry(
-        _ entry: ArchiveEntryInfo, keep: Bool, limit: (bytes: Int64, key: String)?
-    ) throws(AlbumKitError) -> (Data?, SHA256Words) {
+        _ entry: ArchiveEntryInfo, limit: (bytes: Int64, key: String)?, _ take: (UnsafeRawBufferPointer) throws(AlbumKitError) -> Void
+    ) throws(AlbumKitError) -> SHA256Words {
         var hasher = SHA256()
-        var kept: Data? = keep ? Data(capacity: Int(min(entry.declaredSize ?? 0, limit?.bytes ?? 0))) : nil
         var size: Int64 = 0
         while true {
             let count = try archive.read(into: buffer)
@@ -139,13 +146,49 @@ final class BundleReader {
             if let limit, size > limit.bytes { throw archive.tooLarge(entry, limit: limit.bytes, limitName: limit.key) }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             hasher.update(bufferPointer: chunk)
-            kept?.append(chunk.assumingMemoryBound(to: UInt8.self))
+            try take(chunk)
         }
-        return (kept, SHA256Words(hasher.finalize()))
+        return SHA256Words(hasher.finalize())
     }
 
-    private func handle(_ role: Role, bytes: Data?, digest: SHA256Words, relative: EntryPath?, subject: String) throws(AlbumKitError) {
-        let bytes = bytes ?? Data()
+    /// Reads the checksum list, checking each line as it arrives against the file it names
+    /// when that was read (the list usually comes last); returns the list's own SHA-256. A line
+    /// that is not a `sha256sum` line ends the list's reading: it is a problem of its own.
+    private func readChecksums(_ entry: ArchiveEntryInfo, limit: (bytes: Int64, key: String)?, subject: String) throws(AlbumKitError) -> SHA256Words {
+        checksumsSubject = subject
+        var list = ChecksumList(subject: subject)
+        var unreadable: AlbumKitError?
+        let digest = try readEntry(entry, limit: limit) { chunk in
+            guard unreadable == nil else { return }
+            do throws(AlbumKitError) { try list.read(chunk, check) } catch { unreadable = error }
+        }
+        if unreadable == nil {
+            do throws(AlbumKitError) { try list.finish(check) } catch { unreadable = error }
+        }
+        if let unreadable { try report(unreadable) }
+        return digest
+    }
+
+    /// Checks a line of the checksum list against the file it names, or keeps it for the end
+    /// when that file was not read yet.
+    private func check(_ line: ChecksumList.Line) throws(AlbumKitError) {
+        guard !options.indexesCovers, line.path.description != ChecksumList.entryName else { return }
+        guard let actual = digest(of: line) else { return uncheckedLines.append(line) }
+        try compare(line, with: actual)
+    }
+
+    /// The SHA-256 of the file `line` names, when it was read.
+    private func digest(of line: ChecksumList.Line) -> SHA256Words? {
+        digests[PathFingerprint(root.entryPath(of: line.path))]
+    }
+
+    private func compare(_ line: ChecksumList.Line, with actual: SHA256Words) throws(AlbumKitError) {
+        if actual != line.digest {
+            try report(AlbumKitError(.unreadableInput, "\(input) entry \(line.path): its SHA-256 is \(actual), but \(ChecksumList.entryName) line \(line.number) says \(line.digest)"))
+        }
+    }
+
+    private func handle(_ role: Role, bytes: Data, digest: SHA256Words, relative: EntryPath?, subject: String) throws(AlbumKitError) {
         switch role {
         case .manifest:
             do {
@@ -168,18 +211,13 @@ final class BundleReader {
             } catch {
                 try report(AlbumKitError(.unreadableInput, "\(subject): not a valid state (\(error))"))
             }
-        case .checksums:
-            do {
-                checksums = (try ChecksumList(parsing: bytes, subject: subject), subject)
-            } catch {
-                try report(error)
-            }
         case .cover(let key):
             guard digest == key.digestWords else {
                 return try report(AlbumKitError(.unreadableInput, "\(subject): the cover's bytes hash to \(digest), not to its name"))
             }
             pending.append(.source(.cover(path: relative?.description ?? key.bundlePath, bytes: bytes)))
-        case .other, .outside:
+        case .checksums, .other, .outside:
+            // The checksum list is read as it arrives (``readChecksums(_:limit:subject:)``).
             break
         }
     }
@@ -195,16 +233,14 @@ final class BundleReader {
             let place = root.folder.map { " (looked inside \($0)/)" } ?? ""
             try report(AlbumKitError(.unreadableInput, "\(input): the bundle holds no albums.json or albums.plist\(place)"))
         }
-        if let checksums, !options.indexesCovers {
-            for line in checksums.value.lines where line.path.description != ChecksumList.entryName {
-                guard let actual = digests[root.entryPath(of: line.path)] else {
-                    try report(AlbumKitError(.unreadableInput, "\(checksums.subject) line \(line.number): names \(line.path), which the bundle lacks"))
-                    continue
-                }
-                if actual != line.digest {
-                    try report(AlbumKitError(.unreadableInput, "\(input) entry \(line.path): its SHA-256 is \(actual), but \(ChecksumList.entryName) line \(line.number) says \(line.digest)"))
-                }
+        let lines = uncheckedLines
+        uncheckedLines = []
+        for line in lines {
+            guard let actual = digest(of: line) else {
+                try report(AlbumKitError(.unreadableInput, "\(checksumsSubject ?? ChecksumList.entryName) line \(line.number): names \(line.path), which the bundle lacks"))
+                continue
             }
+            try compare(line, with: actual)
         }
         noteProgress(force: true)
     }

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Cover bytes the inputs of an import carried, by the reference albums name them with: the
+/// bundle path `covers/<sha256>.<ext>` of their key, or a URL a bundle's memento had resolved
+/// to carried bytes.
+///
+/// A cover under its own bundle path is kept by its key, with the folder its bytes wait in:
+/// a bundle of 100 000 covers held each path as a string beside its payload, 50 MB at the
+/// import's peak; by key it is 17 MB.
+public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
+    /// Covers under their key's bundle path: the folder their bytes wait in (nil when the
+    /// library stored them before, or the store takes bytes).
+    private var named: [CoverKey: URL?] = [:]
+    /// Covers under any other reference.
+    private var others: [String: CoverPayload] = [:]
+
+    /// No covers.
+    public init() {}
+
+    /// The covers `elements` gives, by reference.
+    public init(dictionaryLiteral elements: (String, CoverPayload)...) {
+        for (reference, payload) in elements { self[reference] = payload }
+    }
+
+    /// Whether no input carried a cover.
+    public var isEmpty: Bool { named.isEmpty && others.isEmpty }
+
+    /// The bytes carried for `reference`; setting links `reference` to bytes carried.
+    public subscript(reference: String) -> CoverPayload? {
+        get {
+            if reference.utf8.starts(with: Self.prefix), let key = CoverKey(fileName: reference), let folder = named[key],
+               reference == key.bundlePath {
+                return CoverPayload(key: key, inFolder: folder)
+            }
+            return others[reference]
+        }
+        set { others[reference] = newValue }
+    }
+
+    /// Notes the bytes of `key`, carried as the entry `path`, waiting in `folder` under the
+    /// key's file name (nil: nowhere, the library held them before or the store took them).
+    mutating func add(_ key: CoverKey, path: String, inFolder folder: URL?) {
+        if path == key.bundlePath {
+            named[key] = folder
+        } else {
+            others[path] = CoverPayload(key: key, inFolder: folder)
+        }
+    }
+
+    /// Adds the covers of `later`, which win where both name one.
+    mutating func merge(_ later: CarriedCovers) {
+        if isEmpty {
+            self = later
+            return
+        }
+        named.merge(later.named) { _, new in new }
+        others.merge(later.others) { _, new in new }
+    }
+
+    private static let prefix = "covers/".utf8
+}

@@ -1,0 +1,60 @@
+@testable import AlbumKit
+import Foundation
+import Testing
+
+/// The covers an import's inputs carried, looked up by the exact reference an album names.
+@Suite struct CarriedCoversTests {
+    static let hex = "0123456789abcdef" + String(repeating: "fe", count: 24)
+    static let key = CoverKey(sha256: hex, fileExtension: "png")
+    static let folder = URL(fileURLWithPath: "/library/covers")
+
+    /// A cover under its key's own bundle path is found by that path, with the file it waits
+    /// in; a spelling the key would also parse from is another reference, and finds nothing.
+    @Test func aCoverUnderItsOwnPathIsFoundByThatPathAlone() {
+        var carried = CarriedCovers()
+        carried.add(Self.key, path: "covers/\(Self.hex).png", inFolder: Self.folder)
+        let found = carried["covers/\(Self.hex).png"]
+        #expect(found == CoverPayload(key: Self.key, file: Self.folder.appendingPathComponent("\(Self.hex).png")))
+        for other in ["covers/\(Self.hex.uppercased()).png", "covers/\(Self.hex).PNG", "\(Self.hex).png", "covers/\(Self.hex).jpg"] {
+            #expect(carried[other] == nil, "\(other)")
+        }
+        #expect(!carried.isEmpty)
+    }
+
+    /// Bytes the library held before the import wait nowhere: found, without a file.
+    @Test func aCoverTheLibraryHeldIsFoundWithoutAFile() {
+        var carried = CarriedCovers()
+        carried.add(Self.key, path: Self.key.bundlePath, inFolder: nil)
+        #expect(carried[Self.key.bundlePath] == CoverPayload(key: Self.key, file: nil))
+    }
+
+    /// An entry named otherwise than its key's bundle path (upper-case hex) is found by the
+    /// name it came under, and not by the key's own path.
+    @Test func aCoverUnderAnotherSpellingIsFoundByThatSpelling() {
+        var carried = CarriedCovers()
+        let path = "covers/\(Self.hex.uppercased()).PNG"
+        carried.add(Self.key, path: path, inFolder: Self.folder)
+        #expect(carried[path]?.key == Self.key)
+        #expect(carried[Self.key.bundlePath] == nil)
+    }
+
+    /// A URL linked to carried bytes finds them; a later input's covers win where both carry one.
+    @Test func linksAndMergesFindTheLatestBytes() {
+        var first = CarriedCovers()
+        first.add(Self.key, path: Self.key.bundlePath, inFolder: Self.folder)
+        first["https://example.com/a.png"] = first[Self.key.bundlePath]
+        #expect(first["https://example.com/a.png"]?.key == Self.key)
+
+        var later = CarriedCovers()
+        let elsewhere = URL(fileURLWithPath: "/staging")
+        later.add(Self.key, path: Self.key.bundlePath, inFolder: elsewhere)
+        var merged = CarriedCovers()
+        merged.merge(first)
+        merged.merge(later)
+        #expect(merged[Self.key.bundlePath]?.file == elsewhere.appendingPathComponent(Self.key.fileName))
+        #expect(merged["https://example.com/a.png"]?.file == Self.folder.appendingPathComponent(Self.key.fileName))
+        let literal: CarriedCovers = ["https://example.com/b.png": CoverPayload(key: Self.key, file: nil)]
+        #expect(literal["https://example.com/b.png"]?.key == Self.key)
+        #expect(CarriedCovers().isEmpty)
+    }
+}
