@@ -53,6 +53,13 @@ import Testing
         merged.merge(later)
         #expect(merged[Self.key.bundlePath]?.file == elsewhere.appendingPathComponent(Self.key.fileName))
         #expect(merged["https://example.com/a.png"]?.file == Self.folder.appendingPathComponent(Self.key.fileName))
+        // Linked later under a cover's own path, those bytes win over the ones carried there.
+        var relinked = CarriedCovers()
+        relinked[Self.key.bundlePath] = CoverPayload(key: Self.key, file: nil)
+        merged.merge(relinked)
+        #expect(merged[Self.key.bundlePath] == CoverPayload(key: Self.key, file: nil))
+        merged[Self.key.bundlePath] = nil
+        #expect(merged[Self.key.bundlePath] == nil)
         let literal: CarriedCovers = ["https://example.com/b.png": CoverPayload(key: Self.key, file: nil)]
         #expect(literal["https://example.com/b.png"]?.key == Self.key)
         #expect(CarriedCovers().isEmpty)

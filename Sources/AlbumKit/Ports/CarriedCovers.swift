@@ -25,16 +25,17 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// Whether no input carried a cover.
     public var isEmpty: Bool { named.isEmpty && others.isEmpty }
 
-    /// The bytes carried for `reference`; setting links `reference` to bytes carried.
+    /// The bytes carried for `reference`; setting links `reference` to bytes carried (or, with
+    /// nil, forgets it).
     public subscript(reference: String) -> CoverPayload? {
         get {
-            if reference.utf8.starts(with: Self.prefix), let key = CoverKey(fileName: reference), let folder = named[key],
-               reference == key.bundlePath {
-                return CoverPayload(key: key, inFolder: folder)
-            }
+            if let key = Self.ownKey(reference), let folder = named[key] { return CoverPayload(key: key, inFolder: folder) }
             return others[reference]
         }
-        set { others[reference] = newValue }
+        set {
+            if let key = Self.ownKey(reference) { named[key] = nil }
+            others[reference] = newValue
+        }
     }
 
     /// Notes the bytes of `key`, carried as the entry `path`, waiting in `folder` under the
@@ -53,9 +54,16 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
             self = later
             return
         }
+        for reference in later.others.keys {
+            if let key = Self.ownKey(reference) { named[key] = nil }
+        }
         named.merge(later.named) { _, new in new }
         others.merge(later.others) { _, new in new }
     }
 
-    private static let prefix = "covers/".utf8
+    /// The key whose bundle path `reference` is, exactly as ``CoverKey/bundlePath`` writes it.
+    private static func ownKey(_ reference: String) -> CoverKey? {
+        guard reference.utf8.starts(with: "covers/".utf8), let key = CoverKey(fileName: reference), reference == key.bundlePath else { return nil }
+        return key
+    }
 }

@@ -40,7 +40,7 @@ final class BundleReader {
     private let options: Options
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var root = BundleRoot()
-    /// Every file's SHA-256, by its path in the archive.
+    /// Every file's SHA-256, by the fingerprint of its path in the archive.
     private var digests: [PathFingerprint: SHA256Words] = [:]
     private var manifest: (value: BundleManifest, subject: String)?
     private var listed: (count: Int, subject: String)?
@@ -233,9 +233,7 @@ final class BundleReader {
             let place = root.folder.map { " (looked inside \($0)/)" } ?? ""
             try report(AlbumKitError(.unreadableInput, "\(input): the bundle holds no albums.json or albums.plist\(place)"))
         }
-        let lines = uncheckedLines
-        uncheckedLines = []
-        for line in lines {
+        for line in uncheckedLines {
             guard let actual = digest(of: line) else {
                 try report(AlbumKitError(.unreadableInput, "\(checksumsSubject ?? ChecksumList.entryName) line \(line.number): names \(line.path), which the bundle lacks"))
                 continue
