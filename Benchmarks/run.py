@@ -23,6 +23,8 @@ import subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# The tool each group runs besides `albumkit`.
+TOOLS = {"hub": "albumkit-bench", "backends": "storage-bench"}
 GROUPS = ["import", "commands", "formats", "export", "list", "hub", "backends", "covers", "serve", "sources", "audio"]
 BACKENDS = ["json", "plist", "bundle", "sqlite", "postgres"]
 BEGIN = "<!-- make bench: generated from here to the end marker; edit outside the markers -->"
@@ -404,8 +406,6 @@ class Bench:
         with postgres_database(self.notes) as url:
             for backend, operations in self.sizes["backend_ops"].items():
                 def row(backend=backend, operations=operations):
-                    if not os.path.exists(self.tool("storage-bench")):
-                        return self.tables["backends"].append(dict(backend=backend, missing="storage-bench is not built"))
                     if backend == "postgres" and not url:
                         return self.tables["backends"].append(dict(backend=backend, missing="no PostgreSQL server"))
                     folder = self.fresh("backend-" + backend)
@@ -628,9 +628,15 @@ class Bench:
     def run(self):
         started = datetime.datetime.now(datetime.timezone.utc)
         self.load = os.getloadavg()
+        chosen = self.options.only.split(",") if self.options.only else GROUPS
+        # Checked before an hour of rows, not when the group that needs the tool comes.
+        tools = ["albumkit"] + [tool for group, tool in TOOLS.items() if group in chosen]
+        missing = [self.tool(tool) for tool in tools if not os.access(self.tool(tool), os.X_OK)]
+        if missing:
+            print("bench: not found: %s (make bench-tools builds them; --bin names their folder)" % ", ".join(missing), file=sys.stderr)
+            return 2
         shutil.rmtree(self.scratch, ignore_errors=True)
         os.makedirs(self.scratch)
-        chosen = self.options.only.split(",") if self.options.only else GROUPS
         for group in GROUPS:
             if group in chosen:
                 print("bench: %s …" % group, file=sys.stderr, flush=True)
