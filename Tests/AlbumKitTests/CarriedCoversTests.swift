@@ -38,6 +38,16 @@ import Testing
         #expect(carried[Self.key.bundlePath] == nil)
     }
 
+    /// A cover whose extension is not one of the image kinds this program stores under is
+    /// kept by its path's text, and found by that path alone.
+    @Test func aCoverOfAnotherExtensionIsFoundByItsPath() {
+        var carried = CarriedCovers()
+        let key = CoverKey(sha256: Self.hex, fileExtension: "jpeg")
+        carried.add(key, path: key.bundlePath, inFolder: Self.folder)
+        #expect(carried[key.bundlePath]?.file == Self.folder.appendingPathComponent(key.fileName))
+        #expect(carried["covers/\(Self.hex).JPEG"] == nil)
+    }
+
     /// A URL linked to carried bytes finds them; a later input's covers win where both carry one.
     @Test func linksAndMergesFindTheLatestBytes() {
         var first = CarriedCovers()

@@ -4,9 +4,9 @@ import Foundation
 /// bundle path `covers/<sha256>.<ext>` of their key, or a URL a bundle's memento had resolved
 /// to carried bytes.
 ///
-/// A cover under its own bundle path is kept by its key, with the folder its bytes wait in:
-/// a bundle of 100 000 covers held each path as a string beside its payload, 50 MB at the
-/// import's peak; by key it is 17 MB.
+/// A cover under its own bundle path (as this program names a stored cover) is kept by its key,
+/// with the folder its bytes wait in: a bundle of 100 000 covers held each path as a string
+/// beside its payload, 50 MB at the import's peak; by key it is 17 MB.
 public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// Covers under their key's bundle path: the folder their bytes wait in (nil when the
     /// library stored them before, or the store takes bytes).
@@ -41,7 +41,7 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// Notes the bytes of `key`, carried as the entry `path`, waiting in `folder` under the
     /// key's file name (nil: nowhere, the library held them before or the store took them).
     mutating func add(_ key: CoverKey, path: String, inFolder folder: URL?) {
-        if path == key.bundlePath {
+        if Self.ownKey(path) == key {
             named[key] = folder
         } else {
             others[path] = CoverPayload(key: key, inFolder: folder)
@@ -61,9 +61,10 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
         others.merge(later.others) { _, new in new }
     }
 
-    /// The key whose bundle path `reference` is, exactly as ``CoverKey/bundlePath`` writes it.
+    /// The key whose bundle path `reference` is, as this program writes it (a stored cover's
+    /// name, ``CoverReference``): read in place, without building the path to compare.
     private static func ownKey(_ reference: String) -> CoverKey? {
-        guard reference.utf8.starts(with: "covers/".utf8), let key = CoverKey(fileName: reference), reference == key.bundlePath else { return nil }
-        return key
+        guard case .stored(let words, let kind) = CoverReference(reference) else { return nil }
+        return CoverKey(words, fileExtension: kind.fileExtension)
     }
 }
