@@ -133,7 +133,7 @@ struct AlbumGrouper {
     /// The album `key` names, and forgets its summary.
     private mutating func emit(_ key: AlbumSummary.Key) -> [SourceItem] {
         guard let summary = albums.removeValue(forKey: key) else { return [] }
-        return [.album(summary.record(folderCover: folderCovers[key.folder]), label: summary.label)]
+        return [.album(summary.record(folderCover: folderCovers[key.folder]), label: AlbumLabel(summary.label))]
     }
 
     /// The `covers/<sha256>.<ext>` path of `bytes`, and the item that yields them unless an

@@ -120,7 +120,7 @@ struct ITunesLibraryReader: SourceItemReader {
         }
         let album = albums[nextAlbum]
         nextAlbum += 1
-        let label = "\(xml.path) line \(album.line) album '\(album.title.prefix(80))'"
+        let label: AlbumLabel = "\(xml.path) line \(album.line) album '\(album.title.prefix(80))'"
         var cover: Result<CoverImage, CoverImage.Warning>?
         if let folder = album.folder {
             cover = CoverImage.beside(folder, roots: context.fileRoots, maxBytes: context.limits.coverBytes, for: album.title)

@@ -65,7 +65,7 @@ public struct CoverImage: Sendable {
 extension SourceItem {
     /// The items that bring in `record` with what was found of its cover: the cover's bytes
     /// then the album naming them, a warning then the album without one, or the album alone.
-    public static func album(_ record: AlbumRecord, label: String, cover: Result<CoverImage, CoverImage.Warning>?) -> [SourceItem] {
+    public static func album(_ record: AlbumRecord, label: AlbumLabel, cover: Result<CoverImage, CoverImage.Warning>?) -> [SourceItem] {
         var record = record
         switch cover {
         case .success(let image)?:

@@ -48,6 +48,22 @@ import Testing
         #expect(carried["covers/\(Self.hex).JPEG"] == nil)
     }
 
+    /// The import asks by key whether an input carried a cover already (so that it is staged
+    /// once): only a cover under its own bundle path answers, with the folder it waits in.
+    @Test func aCoverCarriedUnderItsOwnPathIsFoundByKey() {
+        var carried = CarriedCovers()
+        #expect(carried.folder(carrying: Self.key) == nil)
+        carried.add(Self.key, path: Self.key.bundlePath, inFolder: Self.folder)
+        #expect(carried.folder(carrying: Self.key) == .some(Self.folder))
+        let held = CoverKey(sha256: String(Self.hex.reversed()), fileExtension: "png")
+        carried.add(held, path: held.bundlePath, inFolder: nil)
+        #expect(carried.folder(carrying: held) == .some(nil))
+        #expect(carried.folder(carrying: CoverKey(sha256: Self.hex, fileExtension: "jpg")) == nil)
+        let spelled = CoverKey(sha256: String(Self.hex.dropFirst(2) + "00"), fileExtension: "png")
+        carried.add(spelled, path: "covers/\(spelled.sha256.uppercased()).png", inFolder: Self.folder)
+        #expect(carried.folder(carrying: spelled) == nil)
+    }
+
     /// A URL linked to carried bytes finds them; a later input's covers win where both carry one.
     @Test func linksAndMergesFindTheLatestBytes() {
         var first = CarriedCovers()

@@ -58,7 +58,7 @@ public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
             throw AlbumKitError.unreadable(input, "not a \(format.name) album list (\(error.decodingSummary))")
         }
         return records.enumerated().map { index, record in
-            SourceItem.album(record, label: "\(label) #\(index + 1) '\(record.title.prefix(80))'")
+            SourceItem.album(record, label: AlbumLabel(list: label, number: index + 1, title: record.title))
         }
     }
 }

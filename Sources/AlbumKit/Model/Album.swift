@@ -18,10 +18,10 @@ public struct Album: Hashable, Sendable, Codable {
     /// Makes an album, checking every field; `label` names it in errors (defaults to the title).
     public init(
         id: AlbumID, title: String, artist: String, genre: String = "", year: String = "",
-        coverUrl: String? = nil, label: String? = nil
+        coverUrl: String? = nil, label: @autoclosure () -> String? = nil
     ) throws(AlbumKitError) {
         // Only an error needs the name: building it for every valid album costs a string each.
-        func name() -> String { label ?? "'\(title)'" }
+        func name() -> String { label() ?? "'\(title)'" }
         guard AlbumID.isValid(id.rawValue) else {
             throw .invalidAlbum(name(), field: "id", "must be non-empty, not all digits, without control characters or white space at either end")
         }

@@ -54,9 +54,9 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
 
     /// Validates the record into an album, giving it `id` when it has none.
     /// `label` names the album in errors (for instance "albums.json #3 'Title'").
-    public func validated(newID: @autoclosure () -> AlbumID, label: String) throws(AlbumKitError) -> Album {
+    public func validated(newID: @autoclosure () -> AlbumID, label: @autoclosure () -> String) throws(AlbumKitError) -> Album {
         try Album(
             id: id ?? newID(), title: title, artist: artist, genre: genre, year: year, coverUrl: coverUrl,
-            label: label)
+            label: label())
     }
 }

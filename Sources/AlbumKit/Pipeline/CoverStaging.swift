@@ -47,8 +47,6 @@ struct CoverStaging {
     private let target: Target
     /// The covers this work added (to the store, or to the staging folder), in order.
     private var written: [CoverKey] = []
-    /// The covers already dealt with: those written as files, or handed to the store in a batch.
-    private var seen = Set<CoverKey>()
     /// Covers read but not yet handed to the store (``Target/store``).
     private var batch: [(key: CoverKey, bytes: Data)] = []
     private var batchSize = 0
@@ -75,11 +73,11 @@ struct CoverStaging {
 
     /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns the folder they wait
     /// in, under `key.fileName` (nil when the store held them before this work began, or takes
-    /// them as bytes).
+    /// them as bytes). The caller stages a cover once: it keeps no record of what it was given
+    /// (the import's ``CarriedCovers`` is that record), and a cover given twice is written twice.
     mutating func stage(_ bytes: Data, key: CoverKey) async throws -> URL? {
         switch target {
         case .storeFolder(let folder), .stagingFolder(let folder):
-            if seen.contains(key) { return folder.url }
             if case .stagingFolder = target {
                 guard try await !store.contains(key) else { return nil }
                 _ = try write(bytes, key: key, in: folder)
@@ -87,20 +85,14 @@ struct CoverStaging {
                 guard try write(bytes, key: key, in: folder) else { return nil }
             }
             written.append(key)
-            seen.insert(key)
             return folder.url
         case .store:
-            guard seen.insert(key).inserted else { return nil }
             batch.append((key, bytes))
             batchSize += bytes.count
             if batch.count >= Self.batchCovers || batchSize >= Self.batchBytes { try await flushBatch() }
             return nil
         }
     }
-
-    /// Forgets which covers it has dealt with, once the work has read all it will stage: that
-    /// record holds a key for every cover read, and ``commit(_:)`` needs only those it added.
-    mutating func readingEnded() { seen = [] }
 
     /// Makes the covers `keys` names (default: every one) part of the store, durably, and
     /// takes out the others this work added; returns those it added. On failure the store has

@@ -27,7 +27,6 @@ struct InputReader {
     func read(_ inputs: [URL], staging: inout CoverStaging?) async throws -> Contents {
         var contents = Contents()
         for input in inputs { try await read(input, into: &contents, staging: &staging) }
-        staging?.readingEnded()
         return contents
     }
 
@@ -43,10 +42,15 @@ struct InputReader {
         while let item = try await items.next() {
             switch item {
             case .album(let record, let label):
-                contents.items.append(ImportItem(record: record, label: label, input: inputPath))
+                contents.items.append(ImportItem(record: record, labelled: label, input: inputPath))
             case .cover(let path, let bytes):
                 let key = try checkedKey(bytes, path: path, input: input)
-                let folder = try await staging?.stage(bytes, key: key)
+                // Bytes an input carried before are staged already.
+                let folder = if let known = carried.folder(carrying: key) ?? contents.covers.folder(carrying: key) {
+                    known
+                } else {
+                    try await staging?.stage(bytes, key: key)
+                }
                 carried.add(key, path: path, inFolder: folder)
                 contents.coversRead += 1
             case .state(let carriedState):

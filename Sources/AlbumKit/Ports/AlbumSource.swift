@@ -58,7 +58,7 @@ extension AlbumSource {
                 switch item {
                 case .album(let record, let label):
                     do {
-                        albums.append((try record.validated(newID: .generate(), label: label), label))
+                        albums.append((try record.validated(newID: .generate(), label: label.description), label.description))
                     } catch {
                         problems.append(error.description)
                     }
@@ -155,7 +155,7 @@ public struct SourceContext: Sendable {
 /// One thing an ``AlbumSource`` read.
 public enum SourceItem: Sendable {
     /// An album as the input gives it, with a label that names it in messages.
-    case album(AlbumRecord, label: String)
+    case album(AlbumRecord, label: AlbumLabel)
     /// Cover bytes at a bundle-relative `path` (`covers/<sha256>.<ext>`), which albums name
     /// as their `coverUrl`.
     case cover(path: String, bytes: Data)

@@ -4,13 +4,27 @@ import Foundation
 /// bundle path `covers/<sha256>.<ext>` of their key, or a URL a bundle's memento had resolved
 /// to carried bytes.
 ///
-/// A cover under its own bundle path (as this program names a stored cover) is kept by its key,
-/// with the folder its bytes wait in: a bundle of 100 000 covers held each path as a string
-/// beside its payload, 50 MB at the import's peak; by key it is 17 MB.
+/// A cover under its own bundle path (as this program names a stored cover) is kept by its
+/// digest and image kind, with the number of the folder its bytes wait in: a bundle of 100 000
+/// covers held each path as a string beside its payload, 50 MB at the import's peak; by key and
+/// folder URL 28 MB while the map last grew; by digest and folder number 13 MB.
 public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
-    /// Covers under their key's bundle path: the folder their bytes wait in (nil when the
-    /// library stored them before, or the store takes bytes).
-    private var named: [CoverKey: URL?] = [:]
+    /// A cover's own bundle path, read: its digest and image kind.
+    private struct OwnPath: Hashable {
+        let words: SHA256Words
+        let kind: ImageKind
+
+        /// Hashes the digest alone (a digest under two kinds is rare), as ``CoverKey`` does.
+        func hash(into hasher: inout Hasher) { hasher.combine(words) }
+
+        var key: CoverKey { CoverKey(words, fileExtension: kind.fileExtension) }
+    }
+
+    /// Covers under their key's bundle path: the folder their bytes wait in, as its place in
+    /// `folders` plus one (0: nowhere, the library held them before or the store takes bytes).
+    private var named: [OwnPath: UInt32] = [:]
+    /// The folders covers wait in (one for an import, whatever its size).
+    private var folders: [URL] = []
     /// Covers under any other reference.
     private var others: [String: CoverPayload] = [:]
 
@@ -29,20 +43,29 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// nil, forgets it).
     public subscript(reference: String) -> CoverPayload? {
         get {
-            if let key = Self.ownKey(reference), let folder = named[key] { return CoverPayload(key: key, inFolder: folder) }
+            if let own = Self.ownPath(reference), let place = named[own] { return CoverPayload(key: own.key, inFolder: folder(at: place)) }
             return others[reference]
         }
         set {
-            if let key = Self.ownKey(reference) { named[key] = nil }
+            if let own = Self.ownPath(reference) { named[own] = nil }
             others[reference] = newValue
         }
+    }
+
+    /// Where the bytes of `key`, carried under its own bundle path, wait: nil when no input
+    /// carried them so, `.some(nil)` when they wait nowhere (the library held them before, or
+    /// the store took them).
+    func folder(carrying key: CoverKey) -> URL?? {
+        guard let words = key.digestWords, let kind = ImageKind(rawValue: key.fileExtension),
+              let place = named[OwnPath(words: words, kind: kind)] else { return nil }
+        return .some(folder(at: place))
     }
 
     /// Notes the bytes of `key`, carried as the entry `path`, waiting in `folder` under the
     /// key's file name (nil: nowhere, the library held them before or the store took them).
     mutating func add(_ key: CoverKey, path: String, inFolder folder: URL?) {
-        if Self.ownKey(path) == key {
-            named[key] = folder
+        if let own = Self.ownPath(path), own.key == key {
+            named[own] = place(of: folder)
         } else {
             others[path] = CoverPayload(key: key, inFolder: folder)
         }
@@ -55,16 +78,28 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
             return
         }
         for reference in later.others.keys {
-            if let key = Self.ownKey(reference) { named[key] = nil }
+            if let own = Self.ownPath(reference) { named[own] = nil }
         }
-        named.merge(later.named) { _, new in new }
+        let places = [0] + later.folders.map { place(of: $0) }
+        named.merge(later.named.lazy.map { ($0.key, places[Int($0.value)]) }) { _, new in new }
         others.merge(later.others) { _, new in new }
     }
 
-    /// The key whose bundle path `reference` is, as this program writes it (a stored cover's
-    /// name, ``CoverReference``): read in place, without building the path to compare.
-    private static func ownKey(_ reference: String) -> CoverKey? {
+    /// The folder a place in `named` stands for.
+    private func folder(at place: UInt32) -> URL? { place == 0 ? nil : folders[Int(place) - 1] }
+
+    /// The place in `named` that stands for `folder`, noting the folder when it is new.
+    private mutating func place(of folder: URL?) -> UInt32 {
+        guard let folder else { return 0 }
+        if let index = folders.firstIndex(of: folder) { return UInt32(index + 1) }
+        folders.append(folder)
+        return UInt32(folders.count)
+    }
+
+    /// The digest and kind whose bundle path `reference` is, as this program writes it (a
+    /// stored cover's name, ``CoverReference``): read in place, without building the path to compare.
+    private static func ownPath(_ reference: String) -> OwnPath? {
         guard case .stored(let words, let kind) = CoverReference(reference) else { return nil }
-        return CoverKey(words, fileExtension: kind.fileExtension)
+        return OwnPath(words: words, kind: kind)
     }
 }

@@ -66,8 +66,10 @@ public struct ImportItem: Sendable, Hashable {
 
     /// The album's fields as they stand now. `validate` gives it an id when it has none.
     public var record: AlbumRecord
-    /// Names the album in messages ("albums.json #3 'Low'").
-    public let label: String
+    /// Names the album in messages ("albums.json #3 'Low'"), made when asked for.
+    public var label: String { labelled.description }
+    /// The album's label as its input gave it.
+    public let labelled: AlbumLabel
     /// The input it came from.
     public let input: String
     /// Whether the input gave the album its id (a duplicate of an album without one is found
@@ -80,8 +82,13 @@ public struct ImportItem: Sendable, Hashable {
 
     /// An album as its input gave it.
     public init(record: AlbumRecord, label: String, input: String) {
+        self.init(record: record, labelled: AlbumLabel(label), input: input)
+    }
+
+    /// An album as its input gave it, named in messages by `labelled`.
+    public init(record: AlbumRecord, labelled: AlbumLabel, input: String) {
         self.record = record
-        self.label = label
+        self.labelled = labelled
         self.input = input
         self.hadID = record.id != nil
     }

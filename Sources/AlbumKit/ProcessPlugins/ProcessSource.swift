@@ -63,7 +63,7 @@ public struct ProcessSource: AlbumSource {
                     yield(.cover(path: key.bundlePath, bytes: bytes))
                     record.coverUrl = key.bundlePath
                 }
-                yield(.album(record, label: name))
+                yield(.album(record, label: AlbumLabel(name)))
             case .warning(let message):
                 yield(.warning("\(input.path): \(PluginText.shown(message)) (plugin '\(name)')"))
             case .error(let message):

@@ -28,7 +28,7 @@ public final class ArchiveEntryReader {
     private let archive: ArchiveReader
     private let limits: Limits
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-    private var seen = Set<PathFingerprint>()
+    private var seen = Set<TextFingerprint>()
     private var current: ArchiveEntryInfo?
     private var currentRead: Int64 = 0
     private var countedBytes: Int64 = 0
@@ -90,7 +90,7 @@ public final class ArchiveEntryReader {
                 guard !path.isEmpty else {
                     throw AlbumKitError(.unreadableInput, "\(input) entry #\(entry.number): a file without a name")
                 }
-                guard seen.insert(PathFingerprint(path)).inserted else {
+                guard seen.insert(TextFingerprint(path.description)).inserted else {
                     throw AlbumKitError(.unreadableInput, "\(subject): the archive holds this entry twice")
                 }
                 kind = .file

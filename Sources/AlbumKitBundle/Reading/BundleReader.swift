@@ -41,7 +41,7 @@ final class BundleReader {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var root = BundleRoot()
     /// Every file's SHA-256, by the fingerprint of its path in the archive.
-    private var digests: [PathFingerprint: SHA256Words] = [:]
+    private var digests: [TextFingerprint: SHA256Words] = [:]
     private var manifest: (value: BundleManifest, subject: String)?
     private var listed: (count: Int, subject: String)?
     /// The checksum list, as messages name it, once it was read.
@@ -98,11 +98,11 @@ final class BundleReader {
         }
         if options.indexesCovers, try skipForIndex(role, entry: entry) { return }
         if case .checksums = role {
-            digests[PathFingerprint(entry.entryPath)] = try readChecksums(entry, limit: limit, subject: subject)
+            digests[TextFingerprint(entry.entryPath.description)] = try readChecksums(entry, limit: limit, subject: subject)
         } else {
             var kept: Data? = role.keepsBytes ? Data(capacity: Int(min(entry.declaredSize ?? 0, limit?.bytes ?? 0))) : nil
             let digest = try readEntry(entry, limit: limit) { chunk in kept?.append(chunk.assumingMemoryBound(to: UInt8.self)) }
-            digests[PathFingerprint(entry.entryPath)] = digest
+            digests[TextFingerprint(entry.entryPath.description)] = digest
             try handle(role, bytes: kept ?? Data(), digest: digest, relative: relative, subject: subject)
         }
         noteProgress()
@@ -179,7 +179,7 @@ final class BundleReader {
 
     /// The SHA-256 of the file `line` names, when it was read.
     private func digest(of line: ChecksumList.Line) -> SHA256Words? {
-        digests[PathFingerprint(root.entryPath(of: line.path))]
+        digests[TextFingerprint(root.entryPath(of: line.path).description)]
     }
 
     private func compare(_ line: ChecksumList.Line, with actual: SHA256Words) throws(AlbumKitError) {

@@ -36,7 +36,7 @@ public enum BundleVerifier {
                 switch item {
                 case .source(.album(let record, let label)):
                     do {
-                        albums.append((try record.validated(newID: .generate(), label: label), label))
+                        albums.append((try record.validated(newID: .generate(), label: label.description), label.description))
                     } catch {
                         problems.append(error.description)
                     }

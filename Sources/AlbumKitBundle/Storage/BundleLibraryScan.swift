@@ -34,7 +34,7 @@ struct BundleLibraryScan: Sendable {
                 guard record.id != nil else {
                     throw AlbumKitError(.unreadableInput, "\(file.path): album \(label) has no id; the file was left as it is")
                 }
-                albums.append(try record.validated(newID: AlbumID(""), label: label))
+                albums.append(try record.validated(newID: AlbumID(""), label: label.description))
             case .source(.state(let stored)):
                 state = stored
             case .source(.cover(let path, _)):

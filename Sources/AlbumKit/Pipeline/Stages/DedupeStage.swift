@@ -6,7 +6,9 @@
 public struct DedupeStage: ImportStage {
     private var policy = DuplicatePolicy.skip
     private var byID: [AlbumID: Held] = [:]
-    private var byKey: [String: AlbumID] = [:]
+    /// The first album held under each duplicate key, by the key's fingerprint (an import of
+    /// 100 000 albums held 100 000 lower-cased key strings).
+    private var byKey: [TextFingerprint: AlbumID] = [:]
 
     /// An album already held, as messages name it.
     private struct Held {
@@ -24,14 +26,14 @@ public struct DedupeStage: ImportStage {
         byID.reserveCapacity(batch.library.albums.count)
         for album in batch.library.albums {
             byID[album.id] = Held(title: album.title, artist: album.artist, inLibrary: true)
-            let key = album.duplicateKey
+            let key = TextFingerprint(album.duplicateKey)
             if byKey[key] == nil { byKey[key] = album.id }
         }
     }
 
     public mutating func process(_ item: ImportItem) async throws -> StageDecision {
         let record = item.record
-        let key = Album.duplicateKey(artist: record.artist, title: record.title, year: record.year)
+        let key = TextFingerprint(Album.duplicateKey(artist: record.artist, title: record.title, year: record.year))
         let match = item.hadID ? record.id.flatMap { id in byID[id] == nil ? nil : id } : byKey[key]
         guard let match, let held = byID[match] else {
             remember(item.record, key: key)
@@ -55,7 +57,7 @@ public struct DedupeStage: ImportStage {
         }
     }
 
-    private mutating func remember(_ record: AlbumRecord, key: String) {
+    private mutating func remember(_ record: AlbumRecord, key: TextFingerprint) {
         guard let id = record.id else { return }
         byID[id] = Held(title: record.title, artist: record.artist, inLibrary: false)
         if byKey[key] == nil { byKey[key] = id }

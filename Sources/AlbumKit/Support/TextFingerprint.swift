@@ -1,0 +1,23 @@
+/// A 128-bit fingerprint of a text, kept where work must remember a text for every item of a
+/// large input: a reader, every entry's path of an archive (whether a name came twice, each
+/// file's SHA-256); `dedupe`, every album's duplicate key. The paths of 100 000 covers are
+/// 13 MB of strings, their fingerprints 1.6 MB.
+///
+/// Two SipHash values of the text under the process's random seed (`Hasher`): two texts share
+/// a fingerprint with odds of 2⁻¹²⁸, and an input cannot be made to collide on purpose.
+package struct TextFingerprint: Hashable, Sendable {
+    private let first: Int
+    private let second: Int
+
+    /// The fingerprint of `text`.
+    package init(_ text: String) {
+        var first = Hasher()
+        first.combine(0 as UInt8)
+        first.combine(text)
+        var second = Hasher()
+        second.combine(1 as UInt8)
+        second.combine(text)
+        self.first = first.finalize()
+        self.second = second.finalize()
+    }
+}
