@@ -73,8 +73,9 @@ struct CoverStaging {
 
     /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns the folder they wait
     /// in, under `key.fileName` (nil when the store held them before this work began, or takes
-    /// them as bytes). The caller stages a cover once: it keeps no record of what it was given
-    /// (the import's ``CarriedCovers`` is that record), and a cover given twice is written twice.
+    /// them as bytes). It keeps no record of what it was given (the import's ``CarriedCovers``
+    /// is that record, and stages a cover once): a cover given twice is handed on twice, which
+    /// costs a second write or compare but stores it once.
     mutating func stage(_ bytes: Data, key: CoverKey) async throws -> URL? {
         switch target {
         case .storeFolder(let folder), .stagingFolder(let folder):

@@ -4,25 +4,15 @@ import Foundation
 /// bundle path `covers/<sha256>.<ext>` of their key, or a URL a bundle's memento had resolved
 /// to carried bytes.
 ///
-/// A cover under its own bundle path (as this program names a stored cover) is kept by its
-/// digest and image kind, with the number of the folder its bytes wait in: a bundle of 100 000
-/// covers held each path as a string beside its payload, 50 MB at the import's peak; by key and
-/// folder URL 28 MB while the map last grew; by digest and folder number 13 MB.
+/// A cover under its own bundle path (as this program names a stored cover) is kept by that
+/// path read (``CoverReference``: digest and image kind), with the number of the folder its bytes
+/// wait in: a bundle of 100 000 covers held each path as a string beside its payload, 50 MB at
+/// the import's peak; by key and folder URL 28 MB while the map last grew; now 12 MB.
 public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
-    /// A cover's own bundle path, read: its digest and image kind.
-    private struct OwnPath: Hashable {
-        let words: SHA256Words
-        let kind: ImageKind
-
-        /// Hashes the digest alone (a digest under two kinds is rare), as ``CoverKey`` does.
-        func hash(into hasher: inout Hasher) { hasher.combine(words) }
-
-        var key: CoverKey { CoverKey(words, fileExtension: kind.fileExtension) }
-    }
-
-    /// Covers under their key's bundle path: the folder their bytes wait in, as its place in
-    /// `folders` plus one (0: nowhere, the library held them before or the store takes bytes).
-    private var named: [OwnPath: UInt32] = [:]
+    /// Covers under their key's bundle path (``CoverReference/stored(_:_:)`` only): the folder
+    /// their bytes wait in, as its place in `folders` plus one (0: nowhere, the library held them
+    /// before or the store takes bytes).
+    private var named: [CoverReference: UInt32] = [:]
     /// The folders covers wait in (one for an import, whatever its size).
     private var folders: [URL] = []
     /// Covers under any other reference.
@@ -43,7 +33,9 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// nil, forgets it).
     public subscript(reference: String) -> CoverPayload? {
         get {
-            if let own = Self.ownPath(reference), let place = named[own] { return CoverPayload(key: own.key, inFolder: folder(at: place)) }
+            if let own = Self.ownPath(reference), let place = named[own], let key = own.storedKey {
+                return CoverPayload(key: key, inFolder: folder(at: place))
+            }
             return others[reference]
         }
         set {
@@ -57,14 +49,14 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// the store took them).
     func folder(carrying key: CoverKey) -> URL?? {
         guard let words = key.digestWords, let kind = ImageKind(rawValue: key.fileExtension),
-              let place = named[OwnPath(words: words, kind: kind)] else { return nil }
+              let place = named[.stored(words, kind)] else { return nil }
         return .some(folder(at: place))
     }
 
     /// Notes the bytes of `key`, carried as the entry `path`, waiting in `folder` under the
     /// key's file name (nil: nowhere, the library held them before or the store took them).
     mutating func add(_ key: CoverKey, path: String, inFolder folder: URL?) {
-        if let own = Self.ownPath(path), own.key == key {
+        if let own = Self.ownPath(path), own.storedKey == key {
             named[own] = place(of: folder)
         } else {
             others[path] = CoverPayload(key: key, inFolder: folder)
@@ -96,10 +88,11 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
         return UInt32(folders.count)
     }
 
-    /// The digest and kind whose bundle path `reference` is, as this program writes it (a
-    /// stored cover's name, ``CoverReference``): read in place, without building the path to compare.
-    private static func ownPath(_ reference: String) -> OwnPath? {
-        guard case .stored(let words, let kind) = CoverReference(reference) else { return nil }
-        return OwnPath(words: words, kind: kind)
+    /// `reference` read, when it is a cover's bundle path as this program writes it (a stored
+    /// cover's name): read in place, without building the path to compare.
+    private static func ownPath(_ reference: String) -> CoverReference? {
+        let read = CoverReference(reference)
+        guard case .stored = read else { return nil }
+        return read
     }
 }
