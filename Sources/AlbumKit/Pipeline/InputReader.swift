@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads inputs through the album sources that recognise them — the part `import` and
 /// `restore` share: gathers each album as an ``ImportItem``, checks each cover the input
-/// carries against its SHA-256 name and stages it, keeps the memento a bundle carries, and
+/// carries against its SHA-256 name (unless its source did: ``CoverCheckingSource``) and stages it, keeps the memento a bundle carries, and
 /// publishes `import.progress`.
 struct InputReader {
     /// What the inputs held.
@@ -39,12 +39,13 @@ struct InputReader {
         defer { items.cancel() }
         // One string for every album of the input (`URL.path` makes a new one each time).
         let inputPath = input.path
+        let checksCovers = source is any CoverCheckingSource
         while let item = try await items.next() {
             switch item {
             case .album(let record, let label):
                 contents.items.append(ImportItem(record: record, labelled: label, input: inputPath))
             case .cover(let path, let bytes):
-                let key = try checkedKey(bytes, path: path, input: input)
+                let key = try checkedKey(bytes, path: path, input: input, hashed: checksCovers)
                 // Bytes an input carried before are staged already.
                 let folder = if let known = carried.folder(carrying: key) ?? contents.covers.folder(carrying: key) {
                     known
@@ -93,11 +94,13 @@ struct InputReader {
         return source
     }
 
-    /// The key of a carried cover, whose name must be the SHA-256 of its bytes.
-    private func checkedKey(_ bytes: Data, path: String, input: URL) throws -> CoverKey {
+    /// The key of a carried cover, whose name must be the SHA-256 of its bytes; `hashed` when
+    /// its source checked that already (a ``CoverCheckingSource``).
+    private func checkedKey(_ bytes: Data, path: String, input: URL, hashed: Bool) throws -> CoverKey {
         guard let named = CoverKey(fileName: path) else {
             throw AlbumKitError.unreadable("\(input.path) entry \(path)", "a cover must be named covers/<sha256>.<ext>")
         }
+        if hashed { return named }
         let actual = CoverKey(bytes: bytes, fileExtension: named.fileExtension)
         guard actual == named else {
             throw AlbumKitError.unreadable("\(input.path) entry \(path)", "the cover's bytes hash to \(actual.sha256), not to its name")

@@ -6,8 +6,9 @@ import Synchronization
 /// reads (tar, zip, 7z, rar, cpio, ISO 9660) under at most one compression layer, or a folder
 /// laid out like an unpacked bundle — through ``ArchiveEntryReader``, entry by entry. The
 /// stream is pulled: the archive advances only as the consumer asks, so at most one cover is
-/// in memory.
-public struct BundleSource: AlbumSource {
+/// in memory. Its covers are checked against their names as they are read
+/// (``CoverCheckingSource``).
+public struct BundleSource: AlbumSource, CoverCheckingSource {
     /// The archive names this source claims by their ending.
     public static let endings = [
         ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".tbz", ".tar.lz4", ".tlz4",
