@@ -8,9 +8,9 @@ import Foundation
 /// is named by its hash, so a file with other bytes under its name (a crash's leftover from
 /// a power cut) is replaced, and one with these bytes is left alone.
 enum CoverFiles {
-    /// Writes `bytes` as the new file at `path` (its folder exists), starting its write-back;
-    /// false when the file is there with exactly these bytes.
-    static func write(_ bytes: Data, toPath path: String) throws -> Bool {
+    /// Writes `bytes` as the new file at `path` (its folder exists), starting its write-back
+    /// unless `writingBack` is false; false when the file is there with exactly these bytes.
+    static func write(_ bytes: Data, toPath path: String, writingBack: Bool = true) throws -> Bool {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let descriptor = albumkit_open_unnamed(folder.isEmpty ? "/" : folder, 0o644)
         guard descriptor >= 0 else {
@@ -19,25 +19,26 @@ enum CoverFiles {
             guard code == EOPNOTSUPP || code == EISDIR || code == EINVAL else {
                 throw AlbumKitError.fileSystem(path, "store the cover", errno: code)
             }
-            return try replace(bytes, atPath: path)
+            return try replace(bytes, atPath: path, writingBack: writingBack)
         }
         defer { close(descriptor) }
         try bytes.withUnsafeBytes { try AtomicFile.writeAll(descriptor, $0, path: path) }
         // The name is taken (EEXIST), or it cannot be given this way (no `/proc`, no right to
         // `AT_EMPTY_PATH`): through a named temporary file instead.
-        guard albumkit_link_unnamed(descriptor, path) == 0 else { return try replace(bytes, atPath: path) }
+        guard albumkit_link_unnamed(descriptor, path) == 0 else { return try replace(bytes, atPath: path, writingBack: writingBack) }
         // The disk starts on it now, while the next cover is read; the flush waits for all.
-        _ = albumkit_start_writeback(descriptor)
+        if writingBack { _ = albumkit_start_writeback(descriptor) }
         return true
     }
 
     /// Writes `bytes` to `path` through a named temporary file renamed over it (its write-back
-    /// started, for the batch's flush), unless the file there holds exactly these bytes (false).
-    private static func replace(_ bytes: Data, atPath path: String) throws -> Bool {
+    /// started when `writingBack`, for the batch's flush), unless the file there holds exactly
+    /// these bytes (false).
+    private static func replace(_ bytes: Data, atPath path: String, writingBack: Bool) throws -> Bool {
         if FileManager.default.contents(atPath: path) == bytes { return false }
         try AtomicFile.write(to: URL(fileURLWithPath: path), syncingFile: false, syncingFolder: false) { descriptor in
             try bytes.withUnsafeBytes { try AtomicFile.writeAll(descriptor, $0, path: path) }
-            _ = albumkit_start_writeback(descriptor)
+            if writingBack { _ = albumkit_start_writeback(descriptor) }
         }
         return true
     }

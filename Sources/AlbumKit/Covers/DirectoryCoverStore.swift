@@ -6,13 +6,25 @@ public struct DirectoryCoverStore: CoverStore {
     /// The folder (created on the first put).
     public let folder: URL
     private let folderPath: String
-    /// How far ``insert(_:)`` and ``makeDurable()`` have got, shared by the copies of the store.
-    private let flushes = Flushes()
+    /// How far ``insert(_:)`` and ``makeDurable()`` have got, shared by the copies of the store;
+    /// nil for covers that wait to be folded into their library's next save.
+    private let flushes: Flushes?
 
     /// The covers in `folder`.
     public init(folder: URL) {
         self.folder = folder
         folderPath = folder.path
+        flushes = Flushes()
+    }
+
+    /// Covers in `folder` that wait for the next save of their library to fold them into the
+    /// file it writes and flushes (a bundle's pending covers): ``insert(_:)`` starts no
+    /// write-back and ``makeDurable()`` flushes nothing, so a cover folded in and deleted
+    /// before the kernel wrote it back need never reach the disk.
+    package init(foldedInBySave folder: URL) {
+        self.folder = folder
+        folderPath = folder.path
+        flushes = nil
     }
 
     public func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey {
@@ -33,20 +45,21 @@ public struct DirectoryCoverStore: CoverStore {
         do {
             try AtomicFile.makeFolder(folder)
             for (key, bytes) in covers where !added.contains(key) {
-                if try CoverFiles.write(bytes, toPath: path(for: key)) { added.append(key) }
+                if try CoverFiles.write(bytes, toPath: path(for: key), writingBack: flushes != nil) { added.append(key) }
             }
         } catch {
             CoverFiles.remove(added, inFolder: folderPath)
             throw error
         }
-        if !added.isEmpty { flushes.inserted() }
+        if !added.isEmpty { flushes?.inserted() }
         return added
     }
 
     /// Flushes the file system once for the covers inserted since the last flush that
     /// succeeded. A call made while another is flushing flushes again: the other may fail.
+    /// Covers folded in by their library's next save have nothing to flush here.
     public func makeDurable() async throws {
-        guard let batches = flushes.unflushed() else { return }
+        guard let flushes, let batches = flushes.unflushed() else { return }
         try CoverFiles.flush(folder)
         flushes.flushed(upTo: batches)
     }

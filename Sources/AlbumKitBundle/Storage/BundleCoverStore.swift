@@ -8,7 +8,9 @@ import Glibc
 
 /// The covers of a ``BundleStorage`` library: those inside the bundle file, read back by
 /// offset (or in sequence when the file is compressed), plus covers put since the last save,
-/// which wait as files in `<bundle>.pending-covers/` until the next save folds them in.
+/// which wait as files in `<bundle>.pending-covers/` until the next save folds them in. Every
+/// save folds in every pending cover, so no saved library names a cover only the folder holds:
+/// the covers an import inserts are made durable by the save that commits it, not on their own.
 public final class BundleCoverStore: CoverStore {
     private let storage: BundleFile
     private let pending: DirectoryCoverStore
@@ -16,7 +18,7 @@ public final class BundleCoverStore: CoverStore {
 
     init(storage: BundleFile) {
         self.storage = storage
-        pending = DirectoryCoverStore(folder: URL(fileURLWithPath: storage.file.path + ".pending-covers"))
+        pending = DirectoryCoverStore(foldedInBySave: URL(fileURLWithPath: storage.file.path + ".pending-covers"))
     }
 
     public func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey {
@@ -25,14 +27,15 @@ public final class BundleCoverStore: CoverStore {
         return try await pending.put(bytes, fileExtension: fileExtension)
     }
 
-    /// The batch's covers the bundle lacks become pending covers, flushed by ``makeDurable()``.
+    /// The batch's covers the bundle lacks become pending covers, folded in by the next save.
     public func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
         let scan = try scan()
         return try await pending.insert(covers.filter { scan?.covers[$0.key] == nil })
     }
 
-    /// Flushes the pending covers ``insert(_:)`` wrote.
-    public func makeDurable() async throws { try await pending.makeDurable() }
+    /// Nothing to flush: the save that names the covers ``insert(_:)`` wrote folds them into the
+    /// bundle file it writes and flushes (flushing them first wrote every cover to disk twice).
+    public func makeDurable() async throws {}
 
     public func data(for key: CoverKey) async throws -> Data? {
         if let bytes = try await pending.data(for: key) { return bytes }
