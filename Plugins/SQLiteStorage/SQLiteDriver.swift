@@ -65,6 +65,13 @@ public struct SQLiteDriver: RowStoreDriver {
     /// Nothing to announce: others see a save through the file (serve polls it).
     public func saving(_ connection: SQLiteConnection, generation: Int64) async throws {}
 
+    /// The page size of a new library file, in bytes (SQLite's default is 4 096). With 16 KiB
+    /// pages a cover of 30 KB spans 2 pages instead of 8, and an import of 10 000 albums with
+    /// covers writes a quarter as many of them to the WAL and the file: 1.27-1.32 s became
+    /// 1.17-1.25 s, and a `list` of 100 000 albums 0.18 s became 0.165 s. A file keeps the size
+    /// it was made with.
+    static let pageSize = 16384
+
     /// Creates the schema in a new file, or in a blank one a killed `create` left (see
     /// ``exists()``). A second creator waits for the first's transaction, then finds its tables.
     /// A failed create leaves the file blank, never removed: another creator may be filling it.
@@ -76,6 +83,7 @@ public struct SQLiteDriver: RowStoreDriver {
         guard try await isBlank(connection) else {
             throw AlbumKitError(.libraryState, "a library already exists at \(path); it was left as it is")
         }
+        try await connection.execute("PRAGMA page_size = \(Self.pageSize)", [])
         try await connection.execute("PRAGMA journal_mode = WAL", [])
         try await beginWriting(connection)
         do {
