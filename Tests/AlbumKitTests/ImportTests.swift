@@ -95,6 +95,32 @@ import Testing
         #expect(try await library.albums().map(\.title) == ["Kid A", "Low"])
     }
 
+    /// A skipped duplicate names the album it duplicates as that album was held: one of the
+    /// library's by id or by artist, title and year, or an earlier album of the same import.
+    @Test func aSkippedDuplicateNamesTheAlbumItDuplicates() async throws {
+        let folder = try TemporaryFolder("dup-reasons")
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        try await library.add(AlbumRecord(id: "kept-id", title: "Kid A", artist: "Radiohead", year: "2000"))
+        try await library.add(AlbumRecord(id: "low-id", title: "Low", artist: "David Bowie", year: "1977"))
+        let file = folder.path("in.json")
+        try Data(#"""
+            [{"id": "kept-id", "title": "Kid A (remaster)", "artist": "Radiohead"},
+             {"title": "LOW", "artist": "david bowie", "year": 1977},
+             {"id": "new-id", "title": "Heroes", "artist": "David Bowie"},
+             {"title": "heroes", "artist": "DAVID BOWIE"},
+             {"id": "new-id", "title": "Lodger", "artist": "David Bowie"}]
+            """#.utf8).write(to: file)
+        let plan = try await library.importAlbums(from: [file], options: ImportOptions(onDuplicate: .skip, dryRun: true)).report.plan
+        #expect(plan.entries.map(\.reason) == [
+            "duplicate of the library's 'Kid A' by Radiohead (id kept-id)",
+            "duplicate of the library's 'Low' by David Bowie (id low-id)",
+            nil,
+            "duplicate of an earlier album of this import, 'Heroes' by David Bowie (id new-id)",
+            "duplicate of an earlier album of this import, 'Heroes' by David Bowie (id new-id)",
+        ])
+    }
+
     @Test func dryRunWritesNothing() async throws {
         let folder = try TemporaryFolder("dry")
         defer { folder.remove() }
