@@ -32,6 +32,9 @@ struct RowEditor<Connection: RowConnection> {
             try await replace(with: snapshot.albums)
         case .edits(let edits):
             try await apply(edits)
+        case .appending(let run, let edits):
+            try await apply(edits)
+            try await append(run)
         }
         try await settleBlocks()
         let state = String(decoding: try JSONEncoder().encode(snapshot.state), as: UTF8.self)
@@ -58,7 +61,8 @@ struct RowEditor<Connection: RowConnection> {
         try await connection.execute(RowStoreSQL.deleteBlocks, [])
         storedBlocks = .empty
         let keys = SortKeys.laidOut(albums.count)
-        try await insert(zip(albums, keys))
+        var rows = zip(albums, keys).makeIterator()
+        try await insert { rows.next() }
         blocks = BlockIndex(laidOver: keys)
     }
 
@@ -73,11 +77,13 @@ struct RowEditor<Connection: RowConnection> {
                 let moved = try await stored(at: from, expecting: id, edits[next])
                 try await connection.execute(RowStoreSQL.deleteAlbum, [.text(id.rawValue)])
                 blocks.remove(moved.key)
-                try await insertRun(CollectionOfOne(moved.album), count: 1, at: to, edits[next])
+                var albums = CollectionOfOne(moved.album).makeIterator()
+                try await insertRun(count: 1, at: index(to, fitting: edits[next])) { albums.next() }
                 next += 1
             case .insert(_, let index):
                 let run = Self.insertRun(in: edits, from: next)
-                try await insertRun(Self.insertedAlbums(edits[run]), count: run.count, at: index, edits[next])
+                var albums = Self.insertedAlbums(edits[run]).makeIterator()
+                try await insertRun(count: run.count, at: self.index(index, fitting: edits[next])) { albums.next() }
                 next = run.upperBound
             case .remove:
                 let (positions, albums) = Self.removeRun(in: edits, from: next)
@@ -126,10 +132,24 @@ struct RowEditor<Connection: RowConnection> {
         return step == 0 ? (index..<(index + albums.count), albums) : (last..<(index + 1), albums.reversed())
     }
 
-    /// Inserts the `count` `albums` before position `index`, giving them keys between their
-    /// neighbours (spreading a window of neighbours out when the gap is too narrow).
-    private mutating func insertRun(_ albums: some Sequence<Album>, count: Int, at index: Int, _ edit: LibraryEdit) async throws {
+    /// Appends the albums of `run` after the last row, reading them from its scratch file a
+    /// batch at a time as they are inserted.
+    private mutating func append(_ run: AppendedAlbums) async throws {
+        guard run.count > 0 else { return }
+        var albums = run.reader()
+        try await insertRun(count: run.count, at: blocks.total) { try albums.next() }
+    }
+
+    /// `index`, a position `edit` inserts at, when it is one of the library's (or its end).
+    private func index(_ index: Int, fitting edit: LibraryEdit) throws -> Int {
         guard (0...blocks.total).contains(index) else { throw misfit(edit) }
+        return index
+    }
+
+    /// Inserts `count` albums, which `next` gives one at a time, before position `index`, giving
+    /// them keys between their neighbours (spreading a window of neighbours out when the gap is
+    /// too narrow).
+    private mutating func insertRun(count: Int, at index: Int, albums next: () throws -> Album?) async throws {
         let neighbours = try await reader.keys(at: (index - 1)..<(index + 1), blocks)
         let low = index > 0 ? neighbours.first?.key : nil
         let high = index < blocks.total ? neighbours.last?.key : nil
@@ -138,7 +158,14 @@ struct RowEditor<Connection: RowConnection> {
             keys = try await respread(around: index, making: count)
         }
         let placed = keys ?? []
-        try await insert(zip(albums, placed))
+        var keyed = placed.makeIterator()
+        try await insert {
+            guard let key = keyed.next() else { return nil }
+            guard let album = try next() else {
+                throw AlbumKitError(.libraryState, "\(reader.rows.location): \(count) albums were to be inserted, but fewer came")
+            }
+            return (album, key)
+        }
         for key in placed { blocks.add(key) }
     }
 
@@ -181,11 +208,11 @@ struct RowEditor<Connection: RowConnection> {
         return row
     }
 
-    /// Inserts rows in batches of ``RowStoreSQL/insertBatch``.
-    private func insert(_ rows: some Sequence<(Album, Double)>) async throws {
+    /// Inserts the rows `next` gives, until it gives nil, in batches of ``RowStoreSQL/insertBatch``.
+    private func insert(_ next: () throws -> (Album, Double)?) async throws {
         var batch: [(Album, Double)] = []
         batch.reserveCapacity(RowStoreSQL.insertBatch)
-        for row in rows {
+        while let row = try next() {
             batch.append(row)
             if batch.count == RowStoreSQL.insertBatch { try await insert(batch: &batch) }
         }

@@ -31,6 +31,8 @@ public struct StorageBackendCompatTest: Sendable {
         case historyIsBounded
         case historyStepsAreStoredApart
         case importUndoneAndRedoneInLaterProcesses
+        case appendedRunFollowsTheEdits
+        case importedListIsOneStepInLaterProcesses
         case stateFileRoundTripsExactly
         case concurrentWritersAllLand
         case replaceAllReplacesEverything
@@ -76,6 +78,8 @@ public struct StorageBackendCompatTest: Sendable {
         case .historyIsBounded: try await historyIsBounded(backend)
         case .historyStepsAreStoredApart: try await historyStepsAreStoredApart(backend)
         case .importUndoneAndRedoneInLaterProcesses: try await importUndoneAndRedone(backend)
+        case .appendedRunFollowsTheEdits: try await appendedRunFollowsTheEdits(backend)
+        case .importedListIsOneStepInLaterProcesses: try await importedListIsOneStep(backend)
         case .stateFileRoundTripsExactly: try await stateFileRoundTrips(backend)
         case .concurrentWritersAllLand: try await concurrentWritersAllLand(backend)
         case .replaceAllReplacesEverything: try await replaceAllReplacesEverything(backend)
@@ -224,6 +228,64 @@ public struct StorageBackendCompatTest: Sendable {
         try await third.undo()
         try await third.undo()
         try expect(try await backend.load().albums.isEmpty, "both steps undo")
+    }
+
+    /// A save that appends a run (``StoredChange/Albums/appending(_:after:)``) applies the
+    /// edits, then stores the run's albums after them, in order, read from its scratch file —
+    /// across the places a row store cuts its order — with the memento, which may name an album
+    /// of the run; a later process reads the same.
+    private func appendedRunFollowsTheEdits(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let first = CompatFixtures.albums(count: 5)
+        try await backend.withWriter { writer, _ in
+            try await writer.save(LibrarySnapshot(albums: first), change: .edits(first.enumerated().map { .insert($1, at: $0) }))
+        }
+        let run = CompatFixtures.albums(count: 1_305).map { album in
+            var album = album
+            album.id = AlbumID("run-\(album.id.rawValue)")
+            return album
+        }
+        var renamed = first[3]
+        renamed.title = "Renamed"
+        let edits: [LibraryEdit] = [.update(before: first[3], after: renamed), .remove(first[0], at: 0)]
+        var after = LibrarySnapshot(albums: first)
+        try after.apply(LibraryChange(label: "", edits: edits))
+        after.state.current = run[700].id
+        let appended = try AppendedAlbums(run, in: FileManager.default.temporaryDirectory)
+        try await backend.withWriter { writer, _ in
+            try await writer.save(after, change: StoredChange(albums: .appending(appended, after: edits)))
+        }
+        let expected = after.albums + run
+        try await expectReads(backend, equal: expected, after: "a save that appends 1 305 albums after two edits")
+        try expect(try await backend.load().state.current == run[700].id, "the memento saved with the run must name the run's album")
+        let later = try await makeBackend(30)
+        try expect(try await later.load().albums == expected, "a later process must read the edits and the run")
+    }
+
+    /// An import of a 3 000-album list (`Library.importAlbums`, whose commit appends the new
+    /// albums as a run) is one step: its step records where the run lies; a later process
+    /// undoes it, another redoes it.
+    private func importedListIsOneStep(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albumkit-compat-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let albums = CompatFixtures.albums(count: 3_000)
+        let list = folder.appendingPathComponent("albums.json")
+        try JSONEncoder().encode(albums).write(to: list)
+        let first = try await Library.open(backend, hub: NotificationHub())
+        try await first.add(AlbumRecord(title: "Before", artist: "A"))
+        let report = try await first.importAlbums(from: [list]).report
+        try expect(report.summary.added == 3_000, "the import must add 3 000 albums, not \(report.summary.added)")
+        try await expectReads(backend, equal: [try await backend.load().albums[0]] + albums, after: "an import of 3 000 albums")
+        let stored = try await backend.load().state
+        let step = try await backend.steps([stored.undo.last!.id]).values.first
+        try expect(step?.edits.isEmpty == true && step?.appended?.count == 3_000 && step?.appended?.index == 1,
+                   "the import step must record its run at position 2, not hold 3 000 albums again")
+        try await Library.open(backend, hub: NotificationHub()).undo()
+        try expect(try await backend.load().albums.map(\.title) == ["Before"], "undo of the import in a later process must leave the album before it")
+        try await Library.open(backend, hub: NotificationHub()).redo()
+        try expect(Array(try await backend.load().albums.dropFirst()) == albums, "redo in a later process must bring the 3 000 albums back in order")
     }
 
     /// A bundle's `state.json` put into the library comes back out exactly.

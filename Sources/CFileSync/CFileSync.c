@@ -35,6 +35,16 @@ int albumkit_open_unnamed(const char *folder, unsigned int mode) {
 #endif
 }
 
+int albumkit_open_scratch(const char *folder) {
+#if defined(__linux__) && defined(O_TMPFILE)
+    return open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#else
+    (void)folder;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
+
 int albumkit_link_unnamed(int fd, const char *path) {
 #ifdef __linux__
     // AT_EMPTY_PATH links the descriptor itself, but needs CAP_DAC_READ_SEARCH on most

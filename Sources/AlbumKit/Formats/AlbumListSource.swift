@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Reads an album list in ``Format``: a plain array of album objects, or an object/dictionary
 /// with the array under `albums` (SPEC 2). Unknown keys are ignored; the year may be a string
@@ -20,45 +21,109 @@ public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
     }
 
     public func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error> {
-        AsyncThrowingStream { continuation in
-            do {
-                for item in try read(input.url, limits: context.limits) { continuation.yield(item) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        let list = Mutex(PulledList(source: self, input: input.url, limits: context.limits))
+        return AsyncThrowingStream { try list.withLock { try $0.next() } }
+    }
+
+    /// The albums of the list in `data`, each labelled `<label> #<n> '<title>'`, handed over one
+    /// at a time; a list that does not decode is an error naming `input`. Bundles read their
+    /// `albums.*` entry through it.
+    public func albumList(in data: Data, input: String, label: String) throws(AlbumKitError) -> AlbumListItems {
+        do {
+            return AlbumListItems(records: try format.albumRecords(in: data), format: format.name, input: input, label: label)
+        } catch {
+            throw AlbumListItems.unreadable(error, format: format.name, input: input)
         }
     }
 
-    /// The whole list: album lists are small enough (`limits.listBytes`) to decode at once.
-    private func read(_ input: URL, limits: Limits) throws -> [SourceItem] {
-        let name = input.path
-        let size = (try? FileManager.default.attributesOfItem(atPath: name)[.size] as? Int64) ?? nil
-        if let size, size > limits.listBytes {
-            throw AlbumKitError(.limitExceeded, "\(name): the album list is \(size) bytes; the limit is \(limits.listBytes) (limits.listBytes)")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: input)
-        } catch {
-            throw AlbumKitError(.fileSystem, "\(name): cannot read: \(error.localizedDescription)")
-        }
-        var items = try albumItems(in: data, input: name, label: name)
-        items.append(.progress(bytesRead: Int64(data.count), totalBytes: Int64(data.count)))
+    /// Every album of the list in `data`, as ``albumList(in:input:label:)`` hands them over.
+    public func albumItems(in data: Data, input: String, label: String) throws(AlbumKitError) -> [SourceItem] {
+        var list = try albumList(in: data, input: input, label: label)
+        var items: [SourceItem] = []
+        items.reserveCapacity(list.count)
+        while let item = try list.next() { items.append(item) }
         return items
     }
 
-    /// The albums of the list in `data`, each labelled `<label> #<n> '<title>'`; a list that
-    /// does not decode is an error naming `input`. Bundles use this for their `albums.*` entry.
-    public func albumItems(in data: Data, input: String, label: String) throws(AlbumKitError) -> [SourceItem] {
-        let records: [AlbumRecord]
+    /// Reads the list file when first asked (within `limits.listBytes`), then hands over its
+    /// albums one at a time, and the progress of the whole file last.
+    private struct PulledList: ~Copyable {
+        let source: AlbumListSource
+        let input: URL
+        let limits: Limits
+        var list: AlbumListItems?
+        var size = 0
+        var ended = false
+
+        init(source: AlbumListSource, input: URL, limits: Limits) {
+            self.source = source
+            self.input = input
+            self.limits = limits
+        }
+
+        mutating func next() throws -> SourceItem? {
+            if list == nil && !ended {
+                let data = try read()
+                size = data.count
+                list = try source.albumList(in: data, input: input.path, label: input.path)
+            }
+            if let item = try list?.next() { return item }
+            guard !ended else { return nil }
+            list = nil
+            ended = true
+            return .progress(bytesRead: Int64(size), totalBytes: Int64(size))
+        }
+
+        private func read() throws -> Data {
+            let name = input.path
+            let size = (try? FileManager.default.attributesOfItem(atPath: name)[.size] as? Int64) ?? nil
+            if let size, size > limits.listBytes {
+                throw AlbumKitError(.limitExceeded, "\(name): the album list is \(size) bytes; the limit is \(limits.listBytes) (limits.listBytes)")
+            }
+            do {
+                return try Data(contentsOf: input)
+            } catch {
+                throw AlbumKitError(.fileSystem, "\(name): cannot read: \(error.localizedDescription)")
+            }
+        }
+    }
+}
+
+/// The albums of a list file as source items, decoded one at a time as they are asked for
+/// (``AlbumRecords``), each labelled `<label> #<n> '<title>'`.
+public struct AlbumListItems {
+    private var records: AlbumRecords
+    private let format: String
+    private let input: String
+    private let label: String
+    private var number = 0
+
+    fileprivate init(records: AlbumRecords, format: String, input: String, label: String) {
+        self.records = records
+        self.format = format
+        self.input = input
+        self.label = label
+    }
+
+    /// How many albums the list holds.
+    public var count: Int { records.count }
+
+    /// The next album, or nil after the last; one that does not decode is an error naming the
+    /// input and its place in the list.
+    public mutating func next() throws(AlbumKitError) -> SourceItem? {
+        let record: AlbumRecord?
         do {
-            records = try format.decodeAlbums(from: data)
+            record = try records.next()
         } catch {
-            throw AlbumKitError.unreadable(input, "not a \(format.name) album list (\(error.decodingSummary))")
+            throw Self.unreadable(error, format: format, input: input)
         }
-        return records.enumerated().map { index, record in
-            SourceItem.album(record, label: AlbumLabel(list: label, number: index + 1, title: record.title))
-        }
+        guard let record else { return nil }
+        number += 1
+        return .album(record, label: AlbumLabel(list: label, number: number, title: record.title))
+    }
+
+    /// The error for a list, or an element of it, that does not decode.
+    fileprivate static func unreadable(_ error: any Error, format: String, input: String) -> AlbumKitError {
+        AlbumKitError.unreadable(input, "not a \(format) album list (\(error.decodingSummary))")
     }
 }

@@ -113,7 +113,7 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         for (id, step) in carried where named.contains(id) && added[id] == nil { added[id] = step }
         let made = try journal.write(added)
         do {
-            try write(snapshot)
+            try write(snapshot, appending: change.appended)
         } catch {
             // The file on disk names none of the steps just made: a failed save (a full disk)
             // leaves none of them behind.
@@ -123,8 +123,10 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         journal.prune(keeping: named)
     }
 
-    private func write(_ snapshot: LibrarySnapshot) throws {
-        let document = LibraryDocument(snapshot)
+    /// Writes `snapshot`'s albums, then `appended`'s. What was written is remembered unless a
+    /// run was appended (its albums are not in memory).
+    private func write(_ snapshot: LibrarySnapshot, appending appended: AppendedAlbums? = nil) throws {
+        let document = LibraryDocument(snapshot, appending: appended)
         if format is JSONFormat {
             // Piece by piece, straight to the file: no whole-library tree or text in memory.
             try AtomicFile.write(to: file) { descriptor in
@@ -134,7 +136,7 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         } else {
             try AtomicFile.write(try format.encode(document), to: file)
         }
-        if let identity = FileIdentity(path: file.path) {
+        if appended == nil, let identity = FileIdentity(path: file.path) {
             cache.remember(LoadedLibraryDocument(snapshot: snapshot), as: identity)
         }
     }

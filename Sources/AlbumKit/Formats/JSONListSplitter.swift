@@ -61,7 +61,8 @@ enum JSONListSplitter {
                     guard peek() == UInt8(ascii: ":") else { throw Malformed(description: "expected ':' at byte \(index)") }
                     index += 1
                     skipSpace()
-                    if Array(bytes[name]) == key {
+                    // The first list under the key counts, as `JSONDecoder` takes the first.
+                    if found == nil, Array(bytes[name]) == key {
                         guard peek() == UInt8(ascii: "[") else {
                             throw Malformed(description: "'\(String(decoding: key, as: UTF8.self))' is not a list")
                         }

@@ -6,7 +6,11 @@ extension LibraryDocument {
     /// whole document (a test holds the two to it), one album a line.
     func writeJSON(to output: inout JSONOutput) throws {
         try output.raw(#"{"albums":"#)
-        try output.albumList(albums)
+        var first = true
+        for album in albums { try output.listedAlbum(album, first: &first) }
+        var appended = appended?.reader()
+        while let album = try appended?.next() { try output.listedAlbum(album, first: &first) }
+        try output.endList(first: first)
         try output.raw(#","format":"#)
         try output.string(Self.formatName)
         try output.raw(#","state":"#)
@@ -122,13 +126,6 @@ extension JSONFormat {
 }
 
 extension JSONOutput {
-    /// `[` then one album a line, then `]`.
-    mutating func albumList(_ albums: some Sequence<Album>) throws {
-        var first = true
-        for album in albums { try listedAlbum(album, first: &first) }
-        try endList(first: first)
-    }
-
     /// `album` as the next element of a list (the first, when `first`, which it clears).
     mutating func listedAlbum(_ album: Album, first: inout Bool) throws {
         try raw(first ? "[\n" : ",\n")

@@ -10,10 +10,13 @@ struct LibraryDocument: Encodable {
     static let currentVersion = 2
 
     var albums: [Album]
+    /// Albums after `albums`, read from their scratch file as they are written (an import's).
+    var appended: AppendedAlbums?
     var state: LibraryState
 
-    init(_ snapshot: LibrarySnapshot) {
+    init(_ snapshot: LibrarySnapshot, appending appended: AppendedAlbums? = nil) {
         albums = snapshot.albums
+        self.appended = appended
         state = snapshot.state
     }
 
@@ -21,7 +24,8 @@ struct LibraryDocument: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(albums, forKey: .albums)
+        // An encoder holds the whole document anyway: the run is read whole.
+        try container.encode(albums + (appended?.all() ?? []), forKey: .albums)
         try container.encode(Self.formatName, forKey: .format)
         try container.encode(state, forKey: .state)
         try container.encode(Self.currentVersion, forKey: .version)

@@ -15,19 +15,29 @@ public protocol LibraryFileFormat: Sendable {
     func encode<T: Encodable>(_ value: T) throws -> Data
     /// Decodes a `T` from `data`.
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T
-    /// Decodes an album list: an array at the root, or under `albums` of a root object —
-    /// element by element where the format allows, so a long list never becomes one tree.
-    func decodeAlbums(from data: Data) throws -> [AlbumRecord]
+    /// The album list in `data` — an array at the root, or under `albums` of a root object —
+    /// handed over an album at a time, decoded as it is asked for where the format allows, so
+    /// a long list never becomes one tree, nor an array of records beside its text.
+    func albumRecords(in data: Data) throws -> AlbumRecords
 }
 
 extension LibraryFileFormat {
-    /// The whole document at once: the array at the root, else the one under `albums`.
-    public func decodeAlbums(from data: Data) throws -> [AlbumRecord] {
+    /// The whole document decoded at once: the array at the root, else the one under `albums`.
+    public func albumRecords(in data: Data) throws -> AlbumRecords {
         do {
-            return try decode([AlbumRecord].self, from: data)
+            return AlbumRecords(decoded: try decode([AlbumRecord].self, from: data))
         } catch DecodingError.typeMismatch(let found, let context) where context.codingPath.isEmpty && found is [Any].Type {
-            return try decode(AlbumsUnderKey.self, from: data).albums
+            return AlbumRecords(decoded: try decode(AlbumsUnderKey.self, from: data).albums)
         }
+    }
+
+    /// The whole album list in `data` as an array (``albumRecords(in:)`` read to its end).
+    public func decodeAlbums(from data: Data) throws -> [AlbumRecord] {
+        var records = try albumRecords(in: data)
+        var all: [AlbumRecord] = []
+        all.reserveCapacity(records.count)
+        while let record = try records.next() { all.append(record) }
+        return all
     }
 }
 
@@ -58,25 +68,10 @@ public struct JSONFormat: LibraryFileFormat {
         try JSONDecoder().decode(type, from: data)
     }
 
-    /// Read strictly straight from the text (``JSONCursor``); what that refuses is decoded
-    /// element by element — the list split into byte ranges first (``JSONListSplitter``) — so
-    /// the decoder accepts it or names the element and the problem.
-    public func decodeAlbums(from data: Data) throws -> [AlbumRecord] {
-        let strict = try? data.withUnsafeBytes { raw in
-            var cursor = JSONCursor(raw.bindMemory(to: UInt8.self))
-            return try cursor.albumList()
-        }
-        if let strict { return strict }
-        let decoder = JSONDecoder()
-        let base = data.startIndex
-        return try JSONListSplitter.elements(of: data, underKey: "albums").enumerated().map { index, range in
-            do {
-                return try decoder.decode(AlbumRecord.self, from: data.subdata(in: (base + range.lowerBound)..<(base + range.upperBound)))
-            } catch {
-                throw ListElementError(index: index, underlying: error)
-            }
-        }
-    }
+    /// The list split into its elements' byte ranges (``JSONListSplitter``), each read strictly
+    /// straight from the text (``JSONCursor``) when it is asked for; what that refuses, the
+    /// decoder accepts or names by element and problem (``AlbumRecords``).
+    public func albumRecords(in data: Data) throws -> AlbumRecords { try AlbumRecords(json: data) }
 }
 
 /// Property lists: XML or binary on writing, either on reading.

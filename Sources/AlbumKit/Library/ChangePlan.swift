@@ -7,6 +7,8 @@ struct ChangePlan {
     private enum History {
         case none
         case record(label: String, change: LibraryChange)
+        /// A new step whose change ends with `run` appended at `index` (an import).
+        case recordAppending(label: String, change: LibraryChange, run: AppendedAlbums, index: Int)
         case walk(ref: HistoryRef, change: LibraryChange, forward: Bool)
     }
 
@@ -40,6 +42,13 @@ struct ChangePlan {
         history = edits.isEmpty ? .none : .record(label: label, change: LibraryChange(label: label, edits: edits))
     }
 
+    /// Records `edits` and then `run` appended at `index` (the library's count after the edits)
+    /// as one new step of history labelled `label`.
+    mutating func record(_ label: String, _ edits: [LibraryEdit], appending run: AppendedAlbums, at index: Int) {
+        guard run.count > 0 else { return record(label, edits) }
+        history = .recordAppending(label: label, change: LibraryChange(label: label, edits: edits), run: run, index: index)
+    }
+
     /// Walks the step `ref` (whose change is `change`): back for undo, again for redo.
     mutating func walk(_ ref: HistoryRef, change: LibraryChange, forward: Bool) {
         history = .walk(ref: ref, change: change, forward: forward)
@@ -49,9 +58,14 @@ struct ChangePlan {
     var appliedEdits: [LibraryEdit] {
         switch history {
         case .none: []
-        case .record(_, let change): change.edits
+        case .record(_, let change), .recordAppending(_, let change, _, _): change.edits
         case .walk(_, let change, let forward): forward ? change.edits : change.inverse.edits
         }
+    }
+
+    /// The run the change appends after its edits, and the position (0-based) of its first album.
+    var appendedRun: (run: AppendedAlbums, index: Int)? {
+        if case .recordAppending(_, _, let run, let index) = history { (run, index) } else { nil }
     }
 
     /// The new memento and what to save; nil when nothing changes.
@@ -67,6 +81,10 @@ struct ChangePlan {
         case .record(let label, let change):
             let (id, dropped) = state.record(label, limit: historyLimit)
             stored = StoredChange(albums: .edits(change.edits), addedSteps: [id: HistoryStep(compacting: change)], droppedSteps: dropped)
+        case .recordAppending(let label, let change, let run, let index):
+            let (id, dropped) = state.record(label, limit: historyLimit)
+            let step = HistoryStep(change, appending: run, at: index)
+            stored = StoredChange(albums: .appending(run, after: change.edits), addedSteps: [id: step], droppedSteps: dropped)
         case .walk(let ref, let change, let forward):
             let id = state.newStepID()
             if forward {

@@ -13,57 +13,74 @@ extension Library {
         return (report!, covers)
     }
 
-    /// Merges the albums that passed every stage as one step of history, by what `dedupe`
-    /// decided for each, against the library as it is under the lock: a replacement of an album
-    /// that is gone is added instead; an id taken meanwhile gets a new one. Updates come first,
-    /// then the new albums in input order at the end. Returns each album's outcome in input order.
-    /// Empties `items` once they are merged, before the save, so that the save of a large import
-    /// does not hold them (their labels, covers and fields as read) beside the albums.
-    func commitImport(_ items: inout [ImportItem]) async throws -> [ImportedAlbum] {
-        let label = "import \(items.count) album\(items.count == 1 ? "" : "s")"
-        return try await commit(label: label) { snapshot in
-            var merge = ImportMerge(snapshot, expecting: items.count)
-            for item in items { try merge.add(item) }
-            items = []
-            return (merge.takeEdits(), merge.resolutions, merge.outcomes)
+    /// Merges the `count` albums `next` gives — those that passed every stage — as one step of
+    /// history, by what `dedupe` decided for each, against the library as it is under the
+    /// lock: a replacement of an album that is gone is added instead; an id taken meanwhile
+    /// gets a new one. Updates come first, then the new albums in input order at the end,
+    /// written to a scratch file as they are merged and read back from it by the save, so
+    /// that a large import holds none of them at once.
+    func commitImport(expecting count: Int, from next: () throws -> ImportItem?) async throws -> ImportCommit {
+        try await change { albums, plan in
+            let library = try await albums.albums(in: 0..<(try await albums.count()))
+            var merge = try ImportMerge(library, expecting: count, scratch: configuration.libraryDirectory)
+            while let item = try next() { try merge.add(item) }
+            let commit = try merge.finish()
+            let merged = commit.outcomes.count
+            plan.record("import \(merged) album\(merged == 1 ? "" : "s")", commit.updates, appending: commit.run, at: library.count)
+            if !commit.updates.isEmpty || commit.run.count > 0 { plan.covers = commit.resolutions }
+            return commit
         }
     }
 }
 
-/// One album an import merged, as it was merged, and what became of it.
-struct ImportedAlbum: Sendable {
-    let album: Album
-    let outcome: ImportOutcome
+/// What an import's commit merged: the new albums (a run in a scratch file), the albums it
+/// replaced, and each album's outcome in input order.
+struct ImportCommit: Sendable {
+    /// The new albums, in input order, appended at the end of the library.
+    let run: AppendedAlbums
+    /// The changes to albums the library held.
+    let updates: [LibraryEdit]
+    /// Each replacement, in input order (of the library's albums, and of earlier ones of the import).
+    let replaced: [Album]
+    /// Each merged album's outcome, in input order.
+    let outcomes: [ImportOutcome]
+    /// Cover references the import resolved to carried bytes, for the memento.
+    let resolutions: [String: CoverResolution]
+
+    /// Calls `body` with each merged album and its outcome, in input order: the new ones read
+    /// back from the run, as they were added.
+    func forEach(_ body: (Album, ImportOutcome) -> Void) throws {
+        var added = run.readerAsWritten()
+        var replacements = replaced.makeIterator()
+        for outcome in outcomes {
+            let album = outcome == .replaced ? replacements.next() : try added.next()
+            if let album { body(album, outcome) }
+        }
+    }
 }
 
-/// Builds an import's edits against one snapshot.
+/// Builds an import's change against the library under the lock, an album at a time.
 private struct ImportMerge {
-    private let count: Int
+    private let library: [Album]
     private var indexOf: [AlbumID: Int] = [:]
+    /// The place in the run of each new album, by its id's fingerprint: 100 000 ids as
+    /// fingerprints and places are 5 MB, as ids and positions 9.5.
+    private var placeOf: [TextFingerprint: UInt32] = [:]
+    private var run: AppendedAlbums.Writer
     private var updates: [LibraryEdit] = []
-    private var inserts: [LibraryEdit] = []
-    private var insertIndex: [AlbumID: Int] = [:]
-    private let albums: [Album]
-    private(set) var outcomes: [ImportedAlbum] = []
-    private(set) var resolutions: [String: CoverResolution] = [:]
+    private var replaced: [Album] = []
+    private var outcomes: [ImportOutcome] = []
+    private var resolutions: [String: CoverResolution] = [:]
 
-    /// A merge into `snapshot` of `expected` albums, with room for each one's outcome and
-    /// insert made at once: grown by doubling, the arrays of a large import would hold a third
-    /// more than they need, and their old and new storage at each step.
-    init(_ snapshot: LibrarySnapshot, expecting expected: Int) {
-        albums = snapshot.albums
-        count = snapshot.albums.count
-        indexOf.reserveCapacity(count)
-        for (index, album) in snapshot.albums.enumerated() { indexOf[album.id] = index }
-        inserts.reserveCapacity(expected)
+    /// A merge into `library` of `expected` albums, with room for each one's place and outcome
+    /// made at once; the new albums go to a scratch file in `scratch`.
+    init(_ library: [Album], expecting expected: Int, scratch: URL) throws {
+        self.library = library
+        indexOf.reserveCapacity(library.count)
+        for (index, album) in library.enumerated() { indexOf[album.id] = index }
+        placeOf.reserveCapacity(expected)
         outcomes.reserveCapacity(expected)
-    }
-
-    /// The updates, then the new albums in input order at the end; the merge keeps none of them.
-    /// Most imports update nothing, and their edits are the inserts' own array, not a copy.
-    mutating func takeEdits() -> [LibraryEdit] {
-        defer { updates = []; inserts = [] }
-        return updates.isEmpty ? inserts : updates + inserts
+        run = try AppendedAlbums.Writer(in: scratch)
     }
 
     mutating func add(_ item: ImportItem) throws {
@@ -72,10 +89,19 @@ private struct ImportMerge {
             resolutions[reference] = .stored(payload.key)
         }
         if case .replace(let id) = item.disposition, replace(id, with: &album) { return }
-        if indexOf[album.id] != nil || insertIndex[album.id] != nil { album.id = .generate() }
-        insertIndex[album.id] = inserts.count
-        inserts.append(.insert(album, at: count + inserts.count))
-        outcomes.append(ImportedAlbum(album: album, outcome: item.disposition == .copy ? .kept : .added))
+        var fingerprint = TextFingerprint(album.id.rawValue)
+        if indexOf[album.id] != nil || placeOf[fingerprint] != nil {
+            album.id = .generate()
+            fingerprint = TextFingerprint(album.id.rawValue)
+        }
+        placeOf[fingerprint] = UInt32(run.count)
+        try run.append(album)
+        outcomes.append(item.disposition == .copy ? .kept : .added)
+    }
+
+    /// The change, once every album is added.
+    consuming func finish() throws -> ImportCommit {
+        ImportCommit(run: try run.finish(), updates: updates, replaced: replaced, outcomes: outcomes, resolutions: resolutions)
     }
 
     /// Replaces the held album `id` (in the library or added earlier by this import); false
@@ -83,14 +109,15 @@ private struct ImportMerge {
     private mutating func replace(_ id: AlbumID, with album: inout Album) -> Bool {
         album.id = id
         if let index = indexOf[id] {
-            let before = albums[index]
+            let before = library[index]
             if before != album { updates.append(.update(before: before, after: album)) }
-        } else if let index = insertIndex[id] {
-            inserts[index] = .insert(album, at: count + index)
+        } else if let place = placeOf[TextFingerprint(id.rawValue)] {
+            run.replace(at: Int(place), with: album)
         } else {
             return false
         }
-        outcomes.append(ImportedAlbum(album: album, outcome: .replaced))
+        replaced.append(album)
+        outcomes.append(.replaced)
         return true
     }
 }

@@ -16,7 +16,9 @@ extension Library {
             return true
         }
         var loaded = try await storage.load()
-        guard loaded.albums != held || loaded.state != memento else { return false }
+        // After a change that appended a run it never held, this process knows the memento it
+        // saved, which every save changes.
+        guard loaded.state != memento || (held != nil && loaded.albums != held) else { return false }
         // As `open` does: a current album another process removed is dropped.
         if let current = loaded.state.current, loaded.index(of: current) == nil { loaded.state.current = nil }
         held = loaded.albums

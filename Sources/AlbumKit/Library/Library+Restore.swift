@@ -60,7 +60,8 @@ extension Library {
         var ids = Set<AlbumID>()
         var albums: [Album] = []
         albums.reserveCapacity(contents.items.count)
-        for item in contents.items {
+        var items = contents.items.reader()
+        while let item = try items.next() {
             let album = try item.record.validated(newID: .generate(), label: item.label)
             guard ids.insert(album.id).inserted else {
                 throw AlbumKitError(.invalidAlbum, "\(input.path): the album id '\(album.id)' appears twice")

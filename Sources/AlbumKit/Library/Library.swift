@@ -27,8 +27,9 @@ public actor Library {
     public nonisolated let historyLimit: Int
     /// The memento as last loaded or saved by this process.
     public internal(set) var memento: LibraryState
-    /// Every album, when held in memory (always for a backend that loads whole; never kept
-    /// for one that reads by points, which is asked each time).
+    /// Every album, when held in memory (for a backend that loads whole, unless the last change
+    /// appended a run it never held: then readers load the library; never kept for one that
+    /// reads by points, which is asked each time).
     var held: [Album]?
     /// The folder a writer sweeps for what killed processes left (``beginWrite()``): the
     /// library folder, unless this library was opened without a configuration and is not a
@@ -138,9 +139,10 @@ public actor Library {
     }
 
     /// The albums as readers see them now.
-    private func view() -> any AlbumsView {
+    private func view() async throws -> any AlbumsView {
         if let held { return AlbumsInMemory(albums: held) }
-        return AlbumsByPointReads(reads: storage.pointReads!)
+        if let reads = storage.pointReads { return AlbumsByPointReads(reads: reads) }
+        return AlbumsInMemory(albums: try await storage.load().albums)
     }
 
     // MARK: - Changes
@@ -366,25 +368,43 @@ public actor Library {
             held = snapshot.albums
             throw error
         }
-        held = snapshot.albums
+        let appended = stored.appended
+        // A run's albums are not in memory: from now on readers load the library, which shows
+        // them once the save is done.
+        held = appended == nil ? snapshot.albums : nil
         let before = memento
         memento = snapshot.state
         do {
             try await writer.save(snapshot, change: stored)
         } catch {
-            snapshot.albums = []
-            swap(&snapshot.albums, &held!)
+            if appended == nil {
+                snapshot.albums = []
+                swap(&snapshot.albums, &held!)
+            }
             snapshot.revert(stored.edits)
             held = snapshot.albums
             memento = before
             throw error
         }
-        publish(plan, state: memento, count: held?.count ?? 0)
+        publish(plan, state: memento, count: snapshot.albums.count + (appended?.count ?? 0))
         return result
     }
 
+    /// Publishes the change's events, then `library.saved`. An appended run's albums are read
+    /// back from its scratch file, one at a time.
     private func publish(_ plan: ChangePlan, state: LibraryState, count: Int) {
         for event in Self.events(for: plan.appliedEdits) + Self.coverRequests(for: plan.appliedEdits, state: state) { hub.publish(event) }
+        if let (run, index) = plan.appendedRun {
+            var albums = run.reader()
+            var position = index
+            // The run was written and read back by this process: a read failing now (the disk)
+            // leaves its events unsaid, not the change unsaved.
+            while let album = try? albums.next() {
+                position += 1
+                hub.publish(.albumAdded(album, position: position))
+                for event in Self.coverRequests(for: [.insert(album, at: position - 1)], state: state) { hub.publish(event) }
+            }
+        }
         hub.publish(.saved(location: storage.location, albumCount: count))
     }
 

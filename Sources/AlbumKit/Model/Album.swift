@@ -33,6 +33,17 @@ public struct Album: Hashable, Sendable, Codable {
         self.cover = try AlbumField.coverURL(coverUrl, album: name()).map(CoverReference.init)
     }
 
+    /// An album of fields that were checked when it was first made (read back from a scratch
+    /// file this process wrote): nothing is checked again.
+    package init(checkedID id: AlbumID, title: String, artist: String, genre: String, year: String, cover: CoverReference?) {
+        self.id = id
+        self.title = title
+        self.artist = artist
+        self.genre = genre
+        self.year = year
+        self.cover = cover
+    }
+
     private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }
 
     /// Decodes leniently (year as string or integer) and then validates like `init`.

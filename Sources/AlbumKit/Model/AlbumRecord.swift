@@ -13,7 +13,7 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
     }
     /// The cover reference as kept: a stored cover's name in its bytes (an import holds every
     /// record until its commit; see ``CoverReference``).
-    private var cover: CoverReference?
+    package private(set) var cover: CoverReference?
 
     public init(
         id: AlbumID? = nil, title: String, artist: String, genre: String = "", year: String = "",
@@ -25,6 +25,12 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
         self.genre = genre
         self.year = year
         self.cover = coverUrl.map(CoverReference.init)
+    }
+
+    /// A record whose cover reference is kept as `cover` (read back from a scratch file).
+    package init(id: AlbumID?, title: String, artist: String, genre: String, year: String, cover: CoverReference?) {
+        self.init(id: id, title: title, artist: artist, genre: genre, year: year)
+        self.cover = cover
     }
 
     /// The record of a validated album (its id included).

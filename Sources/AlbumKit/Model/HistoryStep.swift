@@ -53,6 +53,16 @@ public struct HistoryStep: Hashable, Sendable, Codable {
         appended = AppendedRun(index: index, count: change.edits.count - runStart, first: first.id, last: last.id)
     }
 
+    /// A step for the undo stack of `change` and then `run` appended at `index` (its first
+    /// album's position): the run is recorded by where it lies, as a compacted step records one.
+    init(_ change: LibraryChange, appending run: AppendedAlbums, at index: Int) {
+        label = change.label
+        edits = change.edits
+        appended = run.first.flatMap { first in
+            run.last.map { AppendedRun(index: index, count: run.count, first: first, last: $0) }
+        }
+    }
+
     /// Whether the step holds every album it names (no appended run to look up).
     public var isWhole: Bool { appended == nil }
 

@@ -37,7 +37,7 @@ public struct ImportPipeline: Sendable {
             let reader = InputReader(registry: registry, configuration: configuration, hub: hub, forcedSource: options.format)
             var contents = try await reader.read(inputs, staging: &staging)
             var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
-            var survivors: [ImportItem]
+            let survivors: Spilled<ImportItem>
             do {
                 survivors = try await runStages(&contents, &run, library: library)
             } catch {
@@ -50,10 +50,10 @@ public struct ImportPipeline: Sendable {
             report.summary.dryRun = options.dryRun
             report.summary.coversStored = contents.coversRead
             if options.dryRun {
-                report.plan = run.plan(with: survivors)
+                report.plan = try run.plan(with: survivors)
                 report.count(report.plan)
             } else if staging != nil {
-                try await commit(&survivors, staging: &staging!, into: library, report: &report)
+                try await commit(survivors, staging: &staging!, into: library, report: &report)
             }
             report.summary.skipped = run.duplicates
             report.summary.dropped = run.reports.reduce(0) { $0 + $1.dropped } - run.duplicates
@@ -66,38 +66,43 @@ public struct ImportPipeline: Sendable {
         }
     }
 
-    /// Runs the albums `contents` holds through the stages, moving them out (the stages filter
-    /// the one array in place); returns those that passed every stage and adds the stages'
-    /// warnings to the input's. The carried covers are moved out too, into the stages' batch, so
-    /// that their map (a key for every cover of a large bundle) is let go before the commit.
-    private func runStages(_ contents: inout InputReader.Contents, _ run: inout StageRun, library: Library) async throws -> [ImportItem] {
+    /// Runs the albums `contents` holds through the stages, one at a time from its scratch
+    /// file; returns those that passed every stage, in another, and adds the stages' warnings to
+    /// the input's. The carried covers are moved out, into the stages' batch, so that their map
+    /// (a key for every cover of a large bundle) is let go before the commit.
+    private func runStages(_ contents: inout InputReader.Contents, _ run: inout StageRun, library: Library) async throws -> Spilled<ImportItem> {
         let store = library.storage.covers
         let carried = contents.covers
         contents.covers = [:]
         let batch = StageBatch(
             library: try await library.snapshot(), options: options, hub: library.hub, carriedCovers: carried,
             isStored: { (try? await store.contains($0)) == true })
-        var survivors = contents.items
-        contents.items = []
-        try await run.run(&survivors, batch: batch)
+        let survivors = try await run.run(contents.items, batch: batch, scratch: configuration.libraryDirectory)
         contents.warnings += batch.notedWarnings
         return survivors
     }
 
-    /// Stores the covers the survivors carry, then merges them as one step of history (which
-    /// empties `survivors`); takes the covers back when the merge fails.
-    private func commit(_ survivors: inout [ImportItem], staging: inout CoverStaging, into library: Library, report: inout ImportReport) async throws {
-        let added = try await staging.commit(Set(survivors.compactMap { $0.cover?.key }))
-        let merged: [ImportedAlbum]
+    /// Stores the covers the survivors carry, then merges them, read back one at a time, as one
+    /// step of history; takes the covers back when the merge fails.
+    private func commit(_ survivors: Spilled<ImportItem>, staging: inout CoverStaging, into library: Library, report: inout ImportReport) async throws {
+        var keys = Set<CoverKey>()
+        var reading = survivors.reader()
+        while let item = try reading.next() {
+            if let key = item.cover?.key { keys.insert(key) }
+        }
+        let added = try await staging.commit(keys)
+        keys = []
+        let commit: ImportCommit
         do {
-            merged = try await library.commitImport(&survivors)
+            var items = survivors.reader()
+            commit = try await library.commitImport(expecting: survivors.count) { try items.next() }
         } catch {
             await staging.rollback(added)
             throw error
         }
-        for each in merged {
-            report.summary.count(each.outcome)
-            library.hub.publish(.albumImported(each.album, outcome: each.outcome))
+        try commit.forEach { album, outcome in
+            report.summary.count(outcome)
+            library.hub.publish(.albumImported(album, outcome: outcome))
         }
     }
 }

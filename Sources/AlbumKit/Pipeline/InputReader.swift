@@ -7,13 +7,14 @@ import Foundation
 struct InputReader {
     /// What the inputs held.
     struct Contents {
-        var items: [ImportItem] = []
+        /// The albums read, in input order, in a scratch file until the stages take them.
+        var items: Spilled<ImportItem>
         /// The `state.json` of the last input that carried one.
         var state: StateFile?
-        var warnings: [String] = []
+        var warnings: [String]
         /// Carried cover bytes by the reference albums name them with.
-        var covers = CarriedCovers()
-        var coversRead = 0
+        var covers: CarriedCovers
+        var coversRead: Int
     }
 
     let registry: AdapterRegistry
@@ -22,15 +23,27 @@ struct InputReader {
     /// Read every input with this source (`import --format`), not the one that recognises it.
     var forcedSource: String?
 
+    /// What the inputs held besides their albums, gathered as they are read.
+    private struct Gathered {
+        var state: StateFile?
+        var warnings: [String] = []
+        var covers = CarriedCovers()
+        var coversRead = 0
+        /// The albums read so far.
+        var items: Spilled<ImportItem>.Writer
+    }
+
     /// Reads `inputs` in order, staging their covers in `staging` (nil: check them only, as a
     /// dry run does). Errors name the input.
     func read(_ inputs: [URL], staging: inout CoverStaging?) async throws -> Contents {
-        var contents = Contents()
+        var contents = Gathered(items: try Spilled.Writer(in: configuration.libraryDirectory))
         for input in inputs { try await read(input, into: &contents, staging: &staging) }
-        return contents
+        return Contents(
+            items: try contents.items.finish(), state: contents.state, warnings: contents.warnings, covers: contents.covers,
+            coversRead: contents.coversRead)
     }
 
-    private func read(_ input: URL, into contents: inout Contents, staging: inout CoverStaging?) async throws {
+    private func read(_ input: URL, into contents: inout Gathered, staging: inout CoverStaging?) async throws {
         let described = try SourceInput(at: input)
         let source = try source(for: described)
         var carried = CarriedCovers()
@@ -43,7 +56,7 @@ struct InputReader {
         while let item = try await items.next() {
             switch item {
             case .album(let record, let label):
-                contents.items.append(ImportItem(record: record, labelled: label, input: inputPath))
+                try contents.items.append(ImportItem(record: record, labelled: label, input: inputPath))
             case .cover(let path, let bytes):
                 let key = try checkedKey(bytes, path: path, input: input, hashed: checksCovers)
                 // Bytes an input carried before are staged already.

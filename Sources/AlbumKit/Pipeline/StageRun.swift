@@ -1,3 +1,5 @@
+import Foundation
+
 /// One import's pass of albums through its stages: each album goes through every stage in
 /// order until one drops or fails it; each stage's counts and time go into its report.
 struct StageRun {
@@ -16,34 +18,33 @@ struct StageRun {
         reports = stages.map { StageReport(stage: $0.name) }
     }
 
-    /// Runs `items` through the stages, leaving in it those that passed every one, in order
-    /// (in place: a large import never holds its albums twice). A failure stops a real import
-    /// with an error naming the album and the stage; a dry run notes the album as invalid and
-    /// goes on. Runs once: the stages are let go when they have ended.
-    mutating func run(_ items: inout [ImportItem], batch: StageBatch) async throws {
+    /// Runs `items` through the stages, one at a time, and returns those that passed every
+    /// one, in order, in a new scratch file in `scratch` (a large import never holds its albums
+    /// at once). A failure stops a real import with an error naming the album and the stage; a
+    /// dry run notes the album as invalid and goes on. Runs once: the stages are let go when
+    /// they have ended.
+    mutating func run(_ items: Spilled<ImportItem>, batch: StageBatch, scratch: URL) async throws -> Spilled<ImportItem> {
         for index in stages.indices { try await stages[index].begin(batch) }
-        var kept = 0
-        for index in items.indices {
-            if let survivor = try await pass(items[index]) {
-                items[kept] = survivor
-                kept += 1
-            }
+        var survivors = try Spilled<ImportItem>.Writer(in: scratch)
+        var reader = items.reader()
+        while let item = try reader.next() {
+            if let survivor = try await pass(item) { try survivors.append(survivor) }
         }
-        items.removeLast(items.count - kept)
         for index in stages.indices { try await stages[index].end(batch) }
         // Ended, the stages are let go: what they remember (`dedupe` a key for every album)
         // is not held through the commit.
         stages = []
+        return try survivors.finish()
     }
 
     /// The plan: each album's fate in input order, survivors by what the commit will do.
-    func plan(with survivors: [ImportItem]) -> ImportPlan {
+    func plan(with survivors: Spilled<ImportItem>) throws -> ImportPlan {
         var plan = ImportPlan()
-        var next = survivors.makeIterator()
+        var next = survivors.reader()
         for fate in fates {
             if let fate {
                 plan.entries.append(fate)
-            } else if let survivor = next.next() {
+            } else if let survivor = try next.next() {
                 let outcome: ImportPlan.Entry.Outcome = switch survivor.disposition {
                 case .add: .new
                 case .replace: .replace

@@ -24,6 +24,11 @@ public struct AlbumLabel: Sendable, Hashable, CustomStringConvertible, Expressib
     /// `<list> #<number> '<title>'`, the title cut at 80 characters.
     public init(list: String, number: Int, title: String) { parts = .numbered(list: list, number: number, title: title) }
 
+    /// The list, number and title of a list's label; nil for a label of any other text.
+    package var numbered: (list: String, number: Int, title: String)? {
+        if case .numbered(let list, let number, let title) = parts { (list, number, title) } else { nil }
+    }
+
     /// The label as text.
     public var description: String {
         switch parts {

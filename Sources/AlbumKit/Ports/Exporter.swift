@@ -52,8 +52,8 @@ public struct ExportContents: Sendable {
 
     /// Where the albums and memento come from.
     private enum Source: Sendable {
-        /// Held in memory.
-        case snapshot(LibrarySnapshot)
+        /// Held in memory, and then the albums of a run read from its scratch file.
+        case snapshot(LibrarySnapshot, appending: AppendedAlbums?)
         /// Read from the store each time they are asked for.
         case storage(any StorageBackend)
     }
@@ -65,7 +65,16 @@ public struct ExportContents: Sendable {
         steps: @escaping @Sendable ([Int64]) async throws -> [Int64: HistoryStep] = { _ in [:] },
         generator: String = "albumkit \(AlbumKitVersion.current)"
     ) {
-        self.init(.snapshot(snapshot), covers: store, steps: steps, generator: generator)
+        self.init(.snapshot(snapshot, appending: nil), covers: store, steps: steps, generator: generator)
+    }
+
+    /// Contents of `snapshot`'s albums and then `appended`'s, with `snapshot`'s memento: a
+    /// library's own storage writing itself whole after an import (``StoredChange/Albums/appending(_:after:)``).
+    public init(
+        snapshot: LibrarySnapshot, appending appended: AppendedAlbums, covers store: any CoverStore,
+        steps: @escaping @Sendable ([Int64]) async throws -> [Int64: HistoryStep], generator: String
+    ) {
+        self.init(.snapshot(snapshot, appending: appended), covers: store, steps: steps, generator: generator)
     }
 
     /// The library in `storage`, read from it when the exporter asks (one committed state per
@@ -94,8 +103,10 @@ public struct ExportContents: Sendable {
             try piece(read)
         }
         switch library {
-        case .snapshot(let snapshot):
+        case .snapshot(let snapshot, let appended):
             try snapshot.handOver(inRunsOf: size, to: hand)
+            var reader = appended?.reader()
+            while let run = try reader?.next(upTo: size), !run.isEmpty { try hand(.albums(run)) }
         case .storage(let storage):
             for try await read in storage.pieces(inRunsOf: size) { try hand(read) }
         }
@@ -107,7 +118,7 @@ public struct ExportContents: Sendable {
 
     /// The albums and memento whole, for an exporter that needs them all at once.
     public func snapshot() async throws -> LibrarySnapshot {
-        if case .snapshot(let snapshot) = library {
+        if case .snapshot(let snapshot, nil) = library {
             albumsRead.set(snapshot.albums.count)
             return snapshot
         }

@@ -87,10 +87,17 @@ public struct ImportItem: Sendable, Hashable {
 
     /// An album as its input gave it, named in messages by `labelled`.
     public init(record: AlbumRecord, labelled: AlbumLabel, input: String) {
+        self.init(record: record, labelled: labelled, input: input, hadID: record.id != nil, cover: nil, disposition: .add)
+    }
+
+    /// An item as the stages left it (read back from a scratch file).
+    init(record: AlbumRecord, labelled: AlbumLabel, input: String, hadID: Bool, cover: CoverPayload?, disposition: Disposition) {
         self.record = record
         self.labelled = labelled
         self.input = input
-        self.hadID = record.id != nil
+        self.hadID = hadID
+        self.cover = cover
+        self.disposition = disposition
     }
 }
 
@@ -118,6 +125,14 @@ public struct CoverPayload: Sendable, Hashable {
     init(key: CoverKey, inFolder folder: URL?) {
         self.key = key
         place = folder.map { .folder($0) } ?? .file(nil)
+    }
+
+    /// Where the bytes wait: in `file` (nil: nowhere), or in `folder` under the key's file name.
+    var waiting: (file: URL?, folder: URL?) {
+        switch place {
+        case .file(let file): (file, nil)
+        case .folder(let folder): (nil, folder)
+        }
     }
 
     /// The file the bytes are in; nil when the library already stored them, when its cover

@@ -92,10 +92,11 @@ public enum LibraryPiece: Sendable {
 ///
 /// ## Implementation requirements
 /// ``load()`` sees every change other writers committed before the lock was taken.
-/// ``save(_:change:)`` persists atomically — the albums as the change says, the memento, the
-/// steps added and dropped, all or nothing; a whole-file backend may rewrite the file, a
-/// database backend should apply only the change. ``finish()`` releases the lock and must be
-/// safe to call more than once; a writer that is dropped without it releases the lock too.
+/// ``save(_:change:)`` persists atomically — the albums as the change says (an appended run's
+/// too, read from its scratch file), the memento, the steps added and dropped, all or nothing;
+/// a whole-file backend may rewrite the file, a database backend should apply only the change.
+/// ``finish()`` releases the lock and must be safe to call more than once; a writer that is
+/// dropped without it releases the lock too.
 public protocol StorageWriter: Sendable {
     /// The library as it is now, under the lock. Creates nothing.
     func load() async throws -> LibrarySnapshot
@@ -105,7 +106,9 @@ public protocol StorageWriter: Sendable {
     var pointReads: (any LibraryPointReads)? { get }
     /// Persists `change`. `snapshot` is the library after it: whole (``LibrarySnapshot/isWhole``)
     /// unless the session was used through ``pointReads``, in which case only its memento is
-    /// meaningful and the backend applies the change's edits.
+    /// meaningful and the backend applies the change's edits. A change that appends a run
+    /// (``StoredChange/Albums/appending(_:after:)``) comes with a snapshot without the run: the
+    /// backend writes the run's albums after the snapshot's.
     func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws
     /// Releases the lock.
     func finish() async
@@ -151,6 +154,12 @@ public struct StoredChange: Sendable, Hashable {
         case unchanged
         /// These edits were applied, in order.
         case edits([LibraryEdit])
+        /// These edits were applied, in order, and then the albums of the run were added at the
+        /// end of the library, in order (an import). The run waits in a scratch file: read it a
+        /// run at a time (``AppendedAlbums/reader()``), never whole unless the backend must hold
+        /// the whole library to write it. The snapshot saved beside this change is the library
+        /// after the edits, without the run.
+        case appending(AppendedAlbums, after: [LibraryEdit])
         /// Everything was replaced (restore, migrate, init), history included: every stored
         /// step not in ``StoredChange/addedSteps`` goes.
         case replaced
@@ -181,9 +190,17 @@ public struct StoredChange: Sendable, Hashable {
         StoredChange(albums: .replaced, addedSteps: steps)
     }
 
-    /// The edits, when the albums were edited.
+    /// The edits, when the albums were edited (before the appended run, when there is one).
     public var edits: [LibraryEdit] {
-        if case .edits(let edits) = albums { edits } else { [] }
+        switch albums {
+        case .edits(let edits), .appending(_, after: let edits): edits
+        case .unchanged, .replaced: []
+        }
+    }
+
+    /// The albums appended at the end after the edits, when there are any.
+    public var appended: AppendedAlbums? {
+        if case .appending(let run, _) = albums { run } else { nil }
     }
 }
 

@@ -34,6 +34,14 @@ package struct SHA256Words: Hashable, Comparable, Sendable, CustomStringConverti
         (first, second, third, fourth) = words
     }
 
+    /// The digest as its four big-endian words (a scratch file's records keep it so).
+    package var words: (UInt64, UInt64, UInt64, UInt64) { (first, second, third, fourth) }
+
+    /// The digest whose four big-endian words are `words`.
+    package init(words: (UInt64, UInt64, UInt64, UInt64)) {
+        (first, second, third, fourth) = words
+    }
+
     private init(bytes: UnsafeRawBufferPointer) {
         first = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
         second = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))

@@ -51,6 +51,8 @@ final class BundleReader {
     private var reportedBytes: Int64 = -1
     private var pending: [Item] = []
     private var pendingIndex = 0
+    /// The album list being handed over, an album at a time, before anything read after it.
+    private var list: AlbumListItems?
     private var finished = false
 
     /// Opens `input`, an archive file or a folder.
@@ -69,15 +71,21 @@ final class BundleReader {
 
     /// The next item, or nil when the bundle has been read and checked to its end.
     func next() throws(AlbumKitError) -> Item? {
-        while pendingIndex == pending.count {
-            // Kept for the next entry's few items, not after an album list's thousands.
-            pending.removeAll(keepingCapacity: pending.count <= 64)
+        while true {
+            // An album list's albums come before what its entry's reading noted after it.
+            if list != nil {
+                if let album = try list?.next() { return .source(album) }
+                list = nil
+            }
+            if pendingIndex < pending.count {
+                defer { pendingIndex += 1 }
+                return pending[pendingIndex]
+            }
+            pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
             if finished { return nil }
             try step()
         }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
     }
 
     // MARK: - Entries
@@ -200,10 +208,10 @@ final class BundleReader {
         case .list(let json):
             if let listed { throw AlbumKitError(.unreadableInput, "\(subject): the bundle already has an album list (\(listed.subject))") }
             let items = json
-                ? try AlbumListSource(format: JSONFormat()).albumItems(in: bytes, input: subject, label: subject)
-                : try AlbumListSource(format: PropertyListFormat()).albumItems(in: bytes, input: subject, label: subject)
+                ? try AlbumListSource(format: JSONFormat()).albumList(in: bytes, input: subject, label: subject)
+                : try AlbumListSource(format: PropertyListFormat()).albumList(in: bytes, input: subject, label: subject)
             listed = (items.count, subject)
-            pending += items.map(Item.source)
+            list = items
             try checkAlbumCount()
         case .state:
             do {

@@ -69,12 +69,20 @@ public final class BundleCoverStore: CoverStore {
         return max(freed, size)
     }
 
-    /// Writes `snapshot` and every cover but `excluded` as the new bundle file, then deletes
-    /// the pending covers it folded in. The caller holds the writer lock.
-    func rewrite(_ snapshot: LibrarySnapshot, steps: [Int64: HistoryStep], excluding excluded: CoverKey? = nil) async throws {
+    /// Writes `snapshot` (its albums, then `appended`'s) and every cover but `excluded` as the
+    /// new bundle file, then deletes the pending covers it folded in. The caller holds the
+    /// writer lock.
+    func rewrite(
+        _ snapshot: LibrarySnapshot, appending appended: AppendedAlbums? = nil, steps: [Int64: HistoryStep],
+        excluding excluded: CoverKey? = nil
+    ) async throws {
         let folded = try await pending.keys()
         let keys = try await self.keys().filter { $0 != excluded }
-        var contents = ExportContents(snapshot: snapshot, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
+        var contents = if let appended {
+            ExportContents(snapshot: snapshot, appending: appended, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
+        } else {
+            ExportContents(snapshot: snapshot, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
+        }
         contents.keepsStepIDs = true
         try await BundleWriter(compression: storage.compression, generator: BundleFile.generator).write(contents, keys: keys, to: storage.file)
         pending.remove(folded)

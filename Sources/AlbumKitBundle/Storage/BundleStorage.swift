@@ -56,7 +56,7 @@ public struct BundleStorage: StorageBackend {
         var steps = change.albums == .replaced ? [:] : try coverStore.scan()?.steps ?? [:]
         steps.merge(change.addedSteps) { _, new in new }
         let named = Set(snapshot.state.stepIDs)
-        try await coverStore.rewrite(snapshot, steps: steps.filter { named.contains($0.key) })
+        try await coverStore.rewrite(snapshot, appending: change.appended, steps: steps.filter { named.contains($0.key) })
     }
 }
 

@@ -47,28 +47,6 @@ extension JSONCursor {
             id: id, title: record.title, artist: record.artist, genre: record.genre, year: record.year, coverUrl: record.coverUrl)
     }
 
-    /// An album list: the array at the root, or the one under `albums` of a root object
-    /// (other keys skipped). Reads to the end of the text.
-    mutating func albumList() throws -> [AlbumRecord] {
-        var records: [AlbumRecord]?
-        if peek() == UInt8(ascii: "[") {
-            records = try albumRecords()
-        } else {
-            try members { cursor, key in
-                guard key.is("albums") else { return try cursor.skipValue() }
-                guard records == nil else { throw cursor.refusal("'albums' given twice") }
-                records = try cursor.albumRecords()
-            }
-        }
-        try end()
-        guard let records else { throw refusal("no 'albums' list") }
-        return records
-    }
-
-    private mutating func albumRecords() throws -> [AlbumRecord] {
-        try elements(splitting: { try $0.albumRecord() })
-    }
-
     /// The memento as ``LibraryState`` decodes it (version 2 only).
     mutating func libraryState() throws -> LibraryState {
         var seen = KeysSeen()

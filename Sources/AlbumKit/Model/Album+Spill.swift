@@ -1,0 +1,83 @@
+/// Albums and records as a scratch file's records keep them (``SpillEncoder``): each field in
+/// order, a stored cover's name as its digest and kind (33 bytes, not 75).
+extension SpillEncoder {
+    /// A cover reference: 0 for none, 1 and the digest and kind for a stored cover's name, 2
+    /// and the text for any other.
+    mutating func cover(_ reference: CoverReference?) {
+        switch reference {
+        case nil:
+            byte(0)
+        case .stored(let digest, let kind):
+            byte(1)
+            let (first, second, third, fourth) = digest.words
+            for value in [first, second, third, fourth] { word(value) }
+            byte(UInt8(ImageKind.allCases.firstIndex(of: kind)!))
+        case .text(let text):
+            byte(2)
+            self.text(text)
+        }
+    }
+
+    /// A record's fields; a missing id as a leading 0, a present one after a 1.
+    mutating func record(_ record: AlbumRecord) {
+        if let id = record.id {
+            byte(1)
+            text(id.rawValue)
+        } else {
+            byte(0)
+        }
+        text(record.title)
+        text(record.artist)
+        text(record.genre)
+        text(record.year)
+        cover(record.cover)
+    }
+}
+
+extension SpillDecoder {
+    /// A cover reference ``SpillEncoder/cover(_:)`` wrote.
+    mutating func cover() throws(AlbumKitError) -> CoverReference? {
+        switch try byte() {
+        case 0:
+            return nil
+        case 1:
+            let words = (try word(), try word(), try word(), try word())
+            let kind = Int(try byte())
+            guard kind < ImageKind.allCases.count else { throw Self.unknown("image kind") }
+            return .stored(SHA256Words(words: words), ImageKind.allCases[kind])
+        case 2:
+            return .text(try text())
+        default:
+            throw Self.unknown("cover reference")
+        }
+    }
+
+    /// A record ``SpillEncoder/record(_:)`` wrote.
+    mutating func record() throws(AlbumKitError) -> AlbumRecord {
+        let id = try byte() == 1 ? AlbumID(try text()) : nil
+        return AlbumRecord(id: id, title: try text(), artist: try text(), genre: try text(), year: try text(), cover: try cover())
+    }
+
+    /// The error for a tag this program never writes.
+    static func unknown(_ what: String) -> AlbumKitError {
+        AlbumKitError(.fileSystem, "a scratch file's record holds an unknown \(what)")
+    }
+}
+
+extension Album: Spillable {
+    func spill(into encoder: inout SpillEncoder) {
+        encoder.text(id.rawValue)
+        encoder.text(title)
+        encoder.text(artist)
+        encoder.text(genre)
+        encoder.text(year)
+        encoder.cover(cover)
+    }
+
+    /// An album read back as it was written (its fields were checked when it was made).
+    init(unspilling decoder: inout SpillDecoder) throws {
+        self.init(
+            checkedID: AlbumID(try decoder.text()), title: try decoder.text(), artist: try decoder.text(), genre: try decoder.text(),
+            year: try decoder.text(), cover: try decoder.cover())
+    }
+}
