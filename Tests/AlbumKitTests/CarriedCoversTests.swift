@@ -90,4 +90,33 @@ import Testing
         #expect(literal["https://example.com/b.png"]?.key == Self.key)
         #expect(CarriedCovers().isEmpty)
     }
+
+    /// Thousands of covers from three inputs, overlapping, merged as the import merges them:
+    /// each is found under its own path with the folder of the last input that carried it, by
+    /// path and by key; one a later input links elsewhere is found there; the others find nothing.
+    @Test func manyCoversOfSeveralInputsFindTheirLatestFolder() {
+        let folders = (0..<3).map { URL(fileURLWithPath: "/staging-\($0)") }
+        let keys = (0..<5_000).map { CoverKey(bytes: Data("cover \($0)".utf8), fileExtension: $0 % 3 == 0 ? "jpg" : "png") }
+        var merged = CarriedCovers()
+        for (input, folder) in folders.enumerated() {
+            var carried = CarriedCovers()
+            for index in stride(from: input * 1_000, to: input * 1_000 + 3_000, by: 1) {
+                carried.add(keys[index], path: keys[index].bundlePath, inFolder: index % 7 == 0 ? nil : folder)
+            }
+            if input == 2 { carried[keys[1_500].bundlePath] = CoverPayload(key: keys[0], file: nil) }
+            merged.merge(carried)
+        }
+        for (index, key) in keys.enumerated() {
+            let latest = min(index / 1_000, 2)
+            let expected: URL? = index % 7 == 0 ? nil : folders[latest]
+            if index == 1_500 {
+                #expect(merged[key.bundlePath] == CoverPayload(key: keys[0], file: nil))
+                #expect(merged.folder(carrying: key) == nil)
+                continue
+            }
+            #expect(merged.folder(carrying: key) == .some(expected), "cover \(index)")
+            #expect(merged[key.bundlePath] == CoverPayload(key: key, file: expected?.appendingPathComponent(key.fileName)), "cover \(index)")
+        }
+        #expect(merged[CoverKey(bytes: Data("not carried".utf8), fileExtension: "png").bundlePath] == nil)
+    }
 }

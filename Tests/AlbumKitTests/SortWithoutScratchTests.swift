@@ -17,4 +17,17 @@ import Testing
         keys.sortWithoutScratch()
         #expect(keys == keys.sorted())
     }
+
+    /// A sorted array finds by halving each element it holds, at either end and between
+    /// repeats, and nothing it lacks.
+    @Test func aSortedArrayFindsWhatItHolds() {
+        for count in [0, 1, 2, 5, 1_000] {
+            let values = (0..<count).map { $0 / 2 * 4 }
+            #expect(values.allSatisfy { values.sortedContains($0) }, "\(count) values")
+            #expect(!values.contains { values.sortedContains($0 + 1) } && !values.sortedContains(-1), "\(count) values")
+        }
+        let keys = (0..<300).map { CoverKey(bytes: Data("\($0)".utf8), fileExtension: "png") }.sorted()
+        #expect(keys.allSatisfy { keys.sortedContains($0) })
+        #expect(!keys.sortedContains(CoverKey(bytes: Data("0".utf8), fileExtension: "jpg")))
+    }
 }

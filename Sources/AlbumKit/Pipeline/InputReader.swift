@@ -59,8 +59,9 @@ struct InputReader {
                 try contents.items.append(ImportItem(record: record, labelled: label, input: inputPath))
             case .cover(let path, let bytes):
                 let key = try checkedKey(bytes, path: path, input: input, hashed: checksCovers)
-                // Bytes an input carried before are staged already.
-                let folder = if let known = carried.folder(carrying: key) ?? contents.covers.folder(carrying: key) {
+                // Bytes an earlier input carried are staged already (one input never carries a
+                // cover's own path twice: an archive's second entry of a name is refused).
+                let folder = if let known = contents.covers.folder(carrying: key) {
                     known
                 } else {
                     try await staging?.stage(bytes, key: key)

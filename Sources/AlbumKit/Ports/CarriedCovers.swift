@@ -4,15 +4,14 @@ import Foundation
 /// bundle path `covers/<sha256>.<ext>` of their key, or a URL a bundle's memento had resolved
 /// to carried bytes.
 ///
-/// A cover under its own bundle path (as this program names a stored cover) is kept by that
-/// path read (``CoverReference``: digest and image kind), with the number of the folder its bytes
-/// wait in: a bundle of 100 000 covers held each path as a string beside its payload, 50 MB at
-/// the import's peak; by key and folder URL 28 MB while the map last grew; now 12 MB.
+/// A cover under its own bundle path (as this program names a stored cover) is kept by its
+/// digest and image kind, with the number of the folder its bytes wait in, in an array sorted
+/// once its input is read (``OwnPaths``): a bundle of 100 000 covers held each path as a
+/// string beside its payload, 50 MB at the import's peak; by key and folder URL in a dictionary
+/// 28 MB while the map last grew, by digest 12; in the array, 4.
 public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
-    /// Covers under their key's bundle path (``CoverReference/stored(_:_:)`` only): the folder
-    /// their bytes wait in, as its place in `folders` plus one (0: nowhere, the library held them
-    /// before or the store takes bytes).
-    private var named: [CoverReference: UInt32] = [:]
+    /// Covers under their key's bundle path (``CoverReference/stored(_:_:)`` only).
+    private var named = OwnPaths()
     /// The folders covers wait in (one for an import, whatever its size).
     private var folders: [URL] = []
     /// Covers under any other reference.
@@ -33,13 +32,13 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// nil, forgets it).
     public subscript(reference: String) -> CoverPayload? {
         get {
-            if let own = Self.ownPath(reference), let place = named[own], let key = own.storedKey {
-                return CoverPayload(key: key, inFolder: folder(at: place))
+            if case .stored(let words, let kind) = Self.ownPath(reference), let place = named.place(of: words, kind) {
+                return CoverPayload(key: CoverKey(words, fileExtension: kind.fileExtension), inFolder: folder(at: place))
             }
             return others[reference]
         }
         set {
-            if let own = Self.ownPath(reference) { named[own] = nil }
+            if case .stored(let words, let kind) = Self.ownPath(reference) { named.remove(words, kind) }
             others[reference] = newValue
         }
     }
@@ -49,15 +48,16 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// the store took them).
     func folder(carrying key: CoverKey) -> URL?? {
         guard let words = key.digestWords, let kind = ImageKind(rawValue: key.fileExtension),
-              let place = named[.stored(words, kind)] else { return nil }
+              let place = named.place(of: words, kind) else { return nil }
         return .some(folder(at: place))
     }
 
     /// Notes the bytes of `key`, carried as the entry `path`, waiting in `folder` under the
     /// key's file name (nil: nowhere, the library held them before or the store took them).
+    /// Cheap: the entry joins the array unsorted until ``merge(_:)`` takes the input's covers.
     mutating func add(_ key: CoverKey, path: String, inFolder folder: URL?) {
-        if let own = Self.ownPath(path), own.storedKey == key {
-            named[own] = place(of: folder)
+        if case .stored(let words, let kind) = Self.ownPath(path), CoverKey(words, fileExtension: kind.fileExtension) == key {
+            named.append(words, kind, place: place(of: folder))
         } else {
             others[path] = CoverPayload(key: key, inFolder: folder)
         }
@@ -65,15 +65,17 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
 
     /// Adds the covers of `later`, which win where both name one.
     mutating func merge(_ later: CarriedCovers) {
+        var later = later
+        later.named.sort()
         if isEmpty {
             self = later
             return
         }
         for reference in later.others.keys {
-            if let own = Self.ownPath(reference) { named[own] = nil }
+            if case .stored(let words, let kind) = Self.ownPath(reference) { named.remove(words, kind) }
         }
         let places = [0] + later.folders.map { place(of: $0) }
-        named.merge(later.named.lazy.map { ($0.key, places[Int($0.value)]) }) { _, new in new }
+        named.merge(later.named) { places[Int($0)] }
         others.merge(later.others) { _, new in new }
     }
 
@@ -95,4 +97,110 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
         guard case .stored = read else { return nil }
         return read
     }
+}
+
+/// Covers carried under their own bundle path: digest, image kind and the place of the folder
+/// their bytes wait in (0: nowhere), sorted by digest and kind up to `sortedCount`, in the
+/// order they were noted after it.
+private struct OwnPaths: Sendable {
+    struct Entry: Sendable, Comparable {
+        let words: SHA256Words
+        let kind: UInt8
+        var place: UInt32
+
+        /// Orders by digest, then kind.
+        static func < (left: Entry, right: Entry) -> Bool { (left.words, left.kind) < (right.words, right.kind) }
+        /// The same cover, wherever it waits.
+        static func == (left: Entry, right: Entry) -> Bool { left.words == right.words && left.kind == right.kind }
+    }
+
+    private var entries: [Entry] = []
+    private var sortedCount = 0
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    mutating func append(_ words: SHA256Words, _ kind: ImageKind, place: UInt32) {
+        entries.append(Entry(words: words, kind: Self.index(of: kind), place: place))
+    }
+
+    /// The place noted for the cover: found by halving in the sorted part, else looked for in
+    /// the unsorted rest (the covers of an input still being read), the latest first.
+    func place(of words: SHA256Words, _ kind: ImageKind) -> UInt32? {
+        let wanted = Entry(words: words, kind: Self.index(of: kind), place: 0)
+        if let index = sortedIndex(of: wanted) { return entries[index].place }
+        return entries[sortedCount...].last { $0 == wanted }?.place
+    }
+
+    mutating func remove(_ words: SHA256Words, _ kind: ImageKind) {
+        sort()
+        if let index = sortedIndex(of: Entry(words: words, kind: Self.index(of: kind), place: 0)) {
+            entries.remove(at: index)
+            sortedCount -= 1
+        }
+    }
+
+    /// Sorts the entries noted since the last sort into the sorted part, in place when nothing
+    /// was sorted before (the covers of one input, read once). One input never carries a cover's
+    /// own path twice (an archive's second entry of a name is refused); should it, the entry
+    /// whose bytes wait in a folder stays.
+    mutating func sort() {
+        guard sortedCount < entries.count else { return }
+        guard sortedCount > 0 else {
+            entries.sortWithoutScratch()
+            var kept = 0
+            for index in entries.indices {
+                if kept > 0, entries[kept - 1] == entries[index] {
+                    entries[kept - 1].place = max(entries[kept - 1].place, entries[index].place)
+                } else {
+                    entries[kept] = entries[index]
+                    kept += 1
+                }
+            }
+            entries.removeSubrange(kept...)
+            sortedCount = kept
+            return
+        }
+        var later = OwnPaths()
+        later.entries = Array(entries[sortedCount...])
+        entries.removeSubrange(sortedCount...)
+        later.sort()
+        merge(later) { $0 }
+    }
+
+    /// Adds the entries of `later`, sorted, with their places renumbered by `renumbering`; of
+    /// two for one cover, `later`'s stays.
+    mutating func merge(_ later: OwnPaths, renumbering: (UInt32) -> UInt32) {
+        sort()
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count + later.entries.count)
+        var mine = entries[..<sortedCount].makeIterator()
+        var own = mine.next()
+        for entry in later.entries {
+            while let earlier = own, earlier < entry {
+                merged.append(earlier)
+                own = mine.next()
+            }
+            if let earlier = own, earlier == entry { own = mine.next() }
+            merged.append(Entry(words: entry.words, kind: entry.kind, place: renumbering(entry.place)))
+        }
+        while let earlier = own {
+            merged.append(earlier)
+            own = mine.next()
+        }
+        entries = merged
+        sortedCount = merged.count
+    }
+
+    /// The index of the entry for `wanted`'s cover in the sorted part, by halving.
+    private func sortedIndex(of wanted: Entry) -> Int? {
+        var low = 0
+        var high = sortedCount
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle] < wanted { low = middle + 1 } else { high = middle }
+        }
+        return low < sortedCount && entries[low] == wanted ? low : nil
+    }
+
+    private static func index(of kind: ImageKind) -> UInt8 { UInt8(ImageKind.allCases.firstIndex(of: kind)!) }
 }

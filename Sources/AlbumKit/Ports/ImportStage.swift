@@ -171,18 +171,27 @@ public struct StageBatch: Sendable {
     public let carriedCovers: CarriedCovers
     /// Whether the library already stores a cover.
     public let isStored: @Sendable (CoverKey) async -> Bool
+    /// How many albums the import read (the stages see at most that many): a stage that
+    /// remembers each album makes room for them once.
+    public let albumCount: Int
+    /// Where a stage that must remember more than memory should hold makes scratch files: the
+    /// library folder (see ``AppendedAlbums/init(_:in:)`` for files that leave no name).
+    public let scratchFolder: URL
     private let warnings: WarningList
 
     /// A batch over `library` (tests and outside pipelines).
     public init(
         library: LibrarySnapshot, options: ImportOptions, hub: NotificationHub,
-        carriedCovers: CarriedCovers = [:], isStored: @escaping @Sendable (CoverKey) async -> Bool = { _ in false }
+        carriedCovers: CarriedCovers = [:], isStored: @escaping @Sendable (CoverKey) async -> Bool = { _ in false },
+        albumCount: Int = 0, scratchFolder: URL = FileManager.default.temporaryDirectory
     ) {
         self.library = library
         self.options = options
         self.hub = hub
         self.carriedCovers = carriedCovers
         self.isStored = isStored
+        self.albumCount = albumCount
+        self.scratchFolder = scratchFolder
         self.warnings = WarningList()
     }
 

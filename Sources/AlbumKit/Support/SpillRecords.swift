@@ -19,6 +19,37 @@ struct SpillWriter {
         encoder.bytes.reserveCapacity(Self.flushSize + 512)
     }
 
+    /// Where the next record starts (the file's bytes and those pending).
+    var endOffset: Int { written + encoder.bytes.count }
+
+    /// The record that starts at `offset`, one this writer appended, as `decode` reads it; read
+    /// alone, so it must not use slots (``SpillEncoder/text(_:slot:)``).
+    func record<Value>(at offset: Int, _ decode: (inout SpillDecoder) throws -> Value) throws -> Value {
+        if offset >= written {
+            return try encoder.bytes.withUnsafeBytes { bytes in
+                try Self.decode(UnsafeRawBufferPointer(rebasing: bytes[(offset - written)...]), decode)
+            }
+        }
+        var length = [UInt8](repeating: 0, count: 4)
+        try length.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
+        var bytes = [UInt8](repeating: 0, count: 4 + Self.length(length[...]))
+        try bytes.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
+        return try bytes.withUnsafeBytes { try Self.decode($0, decode) }
+    }
+
+    /// Decodes the record at the start of `bytes` (its length, then its fields).
+    private static func decode<Value>(_ bytes: UnsafeRawBufferPointer, _ decode: (inout SpillDecoder) throws -> Value) throws -> Value {
+        let count = length(bytes.prefix(4))
+        guard bytes.count >= 4, count <= bytes.count - 4 else { throw SpillDecoder.overrun }
+        var decoder = SpillDecoder(UnsafeRawBufferPointer(rebasing: bytes[4..<(4 + count)]))
+        return try decode(&decoder)
+    }
+
+    /// The length a record's first four bytes give.
+    static func length(_ bytes: some Collection<UInt8>) -> Int {
+        bytes.enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+    }
+
     /// Appends one record, whose bytes `encode` makes.
     mutating func append(_ encode: (inout SpillEncoder) -> Void) throws {
         let start = encoder.bytes.count
@@ -66,8 +97,7 @@ struct SpillReader {
     mutating func next<Value>(_ decode: (inout SpillDecoder) throws -> Value) throws -> Value? {
         guard position < buffer.count || fileOffset < end else { return nil }
         try fill(4)
-        var length = 0
-        for shift in 0..<4 { length |= Int(buffer[position + shift]) << (8 * shift) }
+        let length = SpillWriter.length(buffer[position..<(position + 4)])
         try fill(4 + length)
         let start = position + 4
         position = start + length
@@ -199,5 +229,5 @@ struct SpillDecoder {
         return value
     }
 
-    private static let overrun = AlbumKitError(.fileSystem, "a scratch file's record is shorter than its fields")
+    static let overrun = AlbumKitError(.fileSystem, "a scratch file's record is shorter than its fields")
 }

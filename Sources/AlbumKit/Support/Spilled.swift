@@ -40,8 +40,17 @@ struct Spilled<Element: Spillable>: Sendable {
         /// How many values were written.
         var count: Int { records.count }
 
-        /// Writes `value` after those before.
-        mutating func append(_ value: Element) throws { try records.append { value.spill(into: &$0) } }
+        /// Writes `value` after those before; returns where it starts, for ``value(at:)``.
+        @discardableResult
+        mutating func append(_ value: Element) throws -> Int {
+            let offset = records.endOffset
+            try records.append { value.spill(into: &$0) }
+            return offset
+        }
+
+        /// The value written at `offset` (what ``append(_:)`` returned), read on its own: for
+        /// values that use no slots.
+        func value(at offset: Int) throws -> Element { try records.record(at: offset) { try Element(unspilling: &$0) } }
 
         /// The values, once the last is written.
         consuming func finish() throws -> Spilled {

@@ -20,4 +20,7 @@ package struct TextFingerprint: Hashable, Sendable {
         self.first = first.finalize()
         self.second = second.finalize()
     }
+
+    /// Bits of the fingerprint that pick a slot in a table of them (``FingerprintTable``).
+    var slotBits: Int { first }
 }

@@ -40,7 +40,9 @@ final class BundleReader {
     private let options: Options
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var root = BundleRoot()
-    /// Every file's SHA-256, by the fingerprint of its path in the archive.
+    /// The SHA-256 of every file read, by the fingerprint of its path in the archive — but a
+    /// cover's whose bytes hash to its name, which its name keeps: the digests of 100 000 covers
+    /// were 12.6 MB, 18.9 while the table last grew.
     private var digests: [TextFingerprint: SHA256Words] = [:]
     private var manifest: (value: BundleManifest, subject: String)?
     private var listed: (count: Int, subject: String)?
@@ -110,7 +112,11 @@ final class BundleReader {
         } else {
             var kept: Data? = role.keepsBytes ? Data(capacity: Int(min(entry.declaredSize ?? 0, limit?.bytes ?? 0))) : nil
             let digest = try readEntry(entry, limit: limit) { chunk in kept?.append(chunk.assumingMemoryBound(to: UInt8.self)) }
-            digests[TextFingerprint(entry.entryPath.description)] = digest
+            if case .cover(let key) = role, digest == key.digestWords {
+                // Its name says its digest (``digest(of:)``).
+            } else {
+                digests[TextFingerprint(entry.entryPath.description)] = digest
+            }
             try handle(role, bytes: kept ?? Data(), digest: digest, relative: relative, subject: subject)
         }
         noteProgress()
@@ -185,9 +191,13 @@ final class BundleReader {
         try compare(line, with: actual)
     }
 
-    /// The SHA-256 of the file `line` names, when it was read.
+    /// The SHA-256 of the file `line` names, when it was read: remembered, or — for a file read
+    /// and not remembered, which was a cover whose bytes hash to its name — its name's.
     private func digest(of line: ChecksumList.Line) -> SHA256Words? {
-        digests[TextFingerprint(root.entryPath(of: line.path).description)]
+        let path = root.entryPath(of: line.path)
+        if let digest = digests[TextFingerprint(path.description)] { return digest }
+        guard archive.hasMet(path) else { return nil }
+        return CoverKey(fileName: path.lastComponent)?.digestWords
     }
 
     private func compare(_ line: ChecksumList.Line, with actual: SHA256Words) throws(AlbumKitError) {

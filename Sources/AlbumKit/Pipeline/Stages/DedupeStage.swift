@@ -1,27 +1,29 @@
+import Foundation
+
 /// `dedupe`: finds albums the library (or an earlier album of the same import) already holds
 /// — the same id, or for an album whose input gave no id the same artist, title and year,
 /// ignoring case (SPEC 7) — and applies `--on-duplicate`: `skip` leaves the album out,
 /// `replace` marks it to overwrite the held album's fields in its place, `keep` gives it a
 /// new id so it is added as a copy.
+///
+/// It remembers every album held by fingerprints of its id and duplicate key, each mapped to
+/// the album's place: the library's albums first (read back from the batch's snapshot), then
+/// this import's as they pass, whose id, title and artist wait in a scratch file for the
+/// message of a duplicate. 100 000 albums held as ids, titles and artists in memory took 21 MB;
+/// so, 6.
 public struct DedupeStage: ImportStage {
     private var policy = DuplicatePolicy.skip
-    /// Every album held: the library's, then this import's as they pass, in that order.
-    private var held: [Held] = []
-    /// The place in ``held`` of the album holding each id. Places, not the albums themselves:
-    /// a table of 100 000 albums grows to 262 144 slots, and each slot held an id, a title and
-    /// an artist (14.7 MB), where it now holds an id and a place (5.2 MB).
-    private var byID: [AlbumID: UInt32] = [:]
-    /// The place in ``held`` of the first album held under each duplicate key, by the key's
-    /// fingerprint (an import of 100 000 albums held 100 000 lower-cased key strings).
-    private var byKey: [TextFingerprint: UInt32] = [:]
-
-    /// An album already held, as messages name it.
-    private struct Held {
-        let id: AlbumID
-        let title: String
-        let artist: String
-        let inLibrary: Bool
-    }
+    /// The library's albums, places 0 up to their count.
+    private var library: [Album] = []
+    /// This import's albums as they passed, in a scratch file (made for the first one).
+    private var passed: Spilled<HeldAlbum>.Writer?
+    /// Where each of this import's albums starts in ``passed``, by place past the library's.
+    private var passedAt: [Int] = []
+    private var scratchFolder = FileManager.default.temporaryDirectory
+    /// The place of the album holding each id, by the id's fingerprint.
+    private var byID = FingerprintTable()
+    /// The place of the first album held under each duplicate key, by the key's fingerprint.
+    private var byKey = FingerprintTable()
 
     public init() {}
 
@@ -29,25 +31,28 @@ public struct DedupeStage: ImportStage {
 
     public mutating func begin(_ batch: StageBatch) async throws {
         policy = batch.options.onDuplicate
-        held.reserveCapacity(batch.library.albums.count)
-        byID.reserveCapacity(batch.library.albums.count)
-        for album in batch.library.albums {
-            hold(Held(id: album.id, title: album.title, artist: album.artist, inLibrary: true), key: TextFingerprint(album.duplicateKey))
+        library = batch.library.albums
+        scratchFolder = batch.scratchFolder
+        byID = FingerprintTable(minimumCapacity: library.count + batch.albumCount)
+        byKey = FingerprintTable(minimumCapacity: library.count + batch.albumCount)
+        passedAt.reserveCapacity(batch.albumCount)
+        for (place, album) in library.enumerated() {
+            hold(place, id: album.id, key: TextFingerprint(album.duplicateKey))
         }
     }
 
     public mutating func process(_ item: ImportItem) async throws -> StageDecision {
         let record = item.record
         let key = TextFingerprint(Album.duplicateKey(artist: record.artist, title: record.title, year: record.year))
-        let place = item.hadID ? record.id.flatMap { byID[$0] } : byKey[key]
+        let place = item.hadID ? record.id.flatMap { byID[TextFingerprint($0.rawValue)] } : byKey[key]
         guard let place else {
-            remember(item.record, key: key)
+            try remember(item.record, key: key)
             return .pass(item)
         }
-        let match = held[Int(place)]
+        let match = try held(at: Int(place))
         switch policy {
         case .skip:
-            let whose = match.inLibrary ? "the library's" : "an earlier album of this import,"
+            let whose = Int(place) < library.count ? "the library's" : "an earlier album of this import,"
             return .duplicate(reason: "duplicate of \(whose) '\(match.title)' by \(match.artist) (id \(match.id))")
         case .replace:
             var item = item
@@ -58,22 +63,54 @@ public struct DedupeStage: ImportStage {
             var item = item
             item.record.id = .generate()
             item.disposition = .copy
-            remember(item.record, key: key)
+            try remember(item.record, key: key)
             return .pass(item)
         }
     }
 
-    private mutating func remember(_ record: AlbumRecord, key: TextFingerprint) {
+    private mutating func remember(_ record: AlbumRecord, key: TextFingerprint) throws {
         guard let id = record.id else { return }
-        hold(Held(id: id, title: record.title, artist: record.artist, inLibrary: false), key: key)
+        if passed == nil { passed = try Spilled.Writer(in: scratchFolder) }
+        passedAt.append(try passed!.append(HeldAlbum(id: id, title: record.title, artist: record.artist)))
+        hold(library.count + passedAt.count - 1, id: id, key: key)
     }
 
-    /// Holds `album` under its id, and under `key` unless an earlier album holds that key.
-    private mutating func hold(_ album: Held, key: TextFingerprint) {
-        let place = UInt32(held.count)
-        held.append(album)
-        byID[album.id] = place
-        if byKey[key] == nil { byKey[key] = place }
+    /// Holds the album at `place` under its id, and under `key` unless an earlier album holds that key.
+    private mutating func hold(_ place: Int, id: AlbumID, key: TextFingerprint) {
+        byID[TextFingerprint(id.rawValue)] = UInt32(place)
+        if byKey[key] == nil { byKey[key] = UInt32(place) }
+    }
+
+    /// The album held at `place`, as messages name it.
+    private func held(at place: Int) throws -> HeldAlbum {
+        guard place >= library.count else {
+            let album = library[place]
+            return HeldAlbum(id: album.id, title: album.title, artist: album.artist)
+        }
+        return try passed!.value(at: passedAt[place - library.count])
+    }
+}
+
+/// An album `dedupe` holds, as its messages name it.
+private struct HeldAlbum: Spillable {
+    let id: AlbumID
+    let title: String
+    let artist: String
+
+    init(id: AlbumID, title: String, artist: String) {
+        self.id = id
+        self.title = title
+        self.artist = artist
+    }
+
+    func spill(into encoder: inout SpillEncoder) {
+        encoder.text(id.rawValue)
+        encoder.text(title)
+        encoder.text(artist)
+    }
+
+    init(unspilling decoder: inout SpillDecoder) throws {
+        self.init(id: AlbumID(try decoder.text()), title: try decoder.text(), artist: try decoder.text())
     }
 }
 
