@@ -2,7 +2,7 @@ extension Array where Element: Comparable {
     /// Sorts the array in place with no scratch storage (heapsort; not stable). The standard
     /// library's `sort()` borrows a buffer of half the elements: 2.8 MB for the 100 000 cover
     /// keys an export lists, at the moment its memory peaks.
-    mutating func sortWithoutScratch() {
+    package mutating func sortWithoutScratch() {
         withUnsafeMutableBufferPointer { elements in
             /// Moves the element at `root` down until neither child below `end` is larger.
             func siftDown(from root: Int, to end: Int) {
@@ -25,7 +25,7 @@ extension Array where Element: Comparable {
     }
 
     /// Whether the array, sorted, holds `element` (found by halving).
-    func sortedContains(_ element: Element) -> Bool {
+    package func sortedContains(_ element: Element) -> Bool {
         var low = 0
         var high = count
         while low < high {

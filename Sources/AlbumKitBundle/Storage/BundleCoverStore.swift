@@ -52,9 +52,25 @@ public final class BundleCoverStore: CoverStore {
         return try scan()?.covers[key] != nil
     }
 
-    public func keys() async throws -> [CoverKey] {
-        let stored = try scan()?.covers.keys.map { $0 } ?? []
-        return Set(stored + (try await pending.keys())).sorted()
+    public func keys() async throws -> [CoverKey] { try keys(pendingKeys: try await pending.keys()) }
+
+    /// The keys of the covers inside the bundle and of `pendingKeys` (sorted, each once), sorted,
+    /// each once: merged, not through a set (100 000 keys in a set took 14.7 MB); the pending
+    /// list itself when the bundle holds none.
+    private func keys(pendingKeys: [CoverKey]) throws -> [CoverKey] {
+        var stored = try scan()?.covers.keys.map { $0 } ?? []
+        guard !stored.isEmpty else { return pendingKeys }
+        stored.sortWithoutScratch()
+        var merged: [CoverKey] = []
+        merged.reserveCapacity(stored.count + pendingKeys.count)
+        var (inBundle, waiting) = (stored.makeIterator(), pendingKeys.makeIterator())
+        var (nextStored, nextPending) = (inBundle.next(), waiting.next())
+        while let key = [nextStored, nextPending].lazy.compactMap({ $0 }).min() {
+            merged.append(key)
+            if nextStored == key { nextStored = inBundle.next() }
+            if nextPending == key { nextPending = waiting.next() }
+        }
+        return merged
     }
 
     /// Drops a pending cover, or rewrites the bundle without a stored one (under the lock).
@@ -77,7 +93,8 @@ public final class BundleCoverStore: CoverStore {
         excluding excluded: CoverKey? = nil
     ) async throws {
         let folded = try await pending.keys()
-        let keys = try await self.keys().filter { $0 != excluded }
+        var keys = try keys(pendingKeys: folded)
+        if let excluded { keys.removeAll { $0 == excluded } }
         var contents = if let appended {
             ExportContents(snapshot: snapshot, appending: appended, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
         } else {
