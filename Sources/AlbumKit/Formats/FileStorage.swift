@@ -133,6 +133,11 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
                 var output = JSONOutput(descriptor: descriptor, path: file.path)
                 try document.writeJSON(to: &output)
             }
+        } else if let plist = format as? PropertyListFormat, !plist.binary {
+            try AtomicFile.write(to: file) { descriptor in
+                var output = XMLPropertyListOutput(descriptor: descriptor, path: file.path)
+                try document.writeXMLPropertyList(to: &output)
+            }
         } else {
             try AtomicFile.write(try format.encode(document), to: file)
         }

@@ -2,37 +2,29 @@
 /// large document needs no more memory than the buffer. Strings are escaped as `JSONEncoder`
 /// does with `.withoutEscapingSlashes`: quote, backslash and control characters only.
 struct JSONOutput {
-    private let sink: (UnsafeRawBufferPointer) throws -> Void
-    private var buffer: [UInt8] = []
-    private static let capacity = 256 * 1024
+    private var sink: BufferedSink
 
     /// Output handed to `sink` a buffer at a time.
     init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
-        self.sink = sink
-        buffer.reserveCapacity(Self.capacity + 1024)
+        self.sink = BufferedSink(sink)
     }
 
     /// Output written to the file `descriptor`; `path` names it in errors.
     init(descriptor: Int32, path: String) {
-        self.init { try AtomicFile.writeAll(descriptor, $0, path: path) }
+        sink = BufferedSink(descriptor: descriptor, path: path)
     }
 
     /// Punctuation and other text that needs no escaping.
-    mutating func raw(_ text: StaticString) throws {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        try flushIfFull()
-    }
+    mutating func raw(_ text: StaticString) throws { try sink.raw(text) }
 
     /// `text` as a quoted JSON string.
     mutating func string(_ text: String) throws {
-        buffer.appendJSONString(text)
-        try flushIfFull()
+        try sink.write { $0.appendJSONString(text) }
     }
 
     /// A cover reference's text as a quoted JSON string (a stored cover's made on the stack).
     mutating func string(_ reference: CoverReference) throws {
-        reference.withUTF8 { buffer.appendJSONString(utf8: $0) }
-        try flushIfFull()
+        try sink.write { buffer in reference.withUTF8 { buffer.appendJSONString(utf8: $0) } }
     }
 
     /// `value` or null.
@@ -41,19 +33,8 @@ struct JSONOutput {
     }
 
     /// `value` in decimal.
-    mutating func integer(_ value: Int64) throws {
-        var digits = String(value)
-        digits.withUTF8 { buffer.append(contentsOf: $0) }
-        try flushIfFull()
-    }
+    mutating func integer(_ value: Int64) throws { try sink.integer(value) }
 
     /// Writes what is buffered.
-    mutating func flush() throws {
-        try buffer.withUnsafeBytes { try sink($0) }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func flushIfFull() throws {
-        if buffer.count >= Self.capacity { try flush() }
-    }
+    mutating func flush() throws { try sink.flush() }
 }
