@@ -26,20 +26,10 @@ int albumkit_sync_file_system(int fd) {
 
 int albumkit_open_unnamed(const char *folder, unsigned int mode) {
 #if defined(__linux__) && defined(O_TMPFILE)
-    return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    return open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
 #else
     (void)folder;
     (void)mode;
-    errno = EOPNOTSUPP;
-    return -1;
-#endif
-}
-
-int albumkit_open_scratch(const char *folder) {
-#if defined(__linux__) && defined(O_TMPFILE)
-    return open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-#else
-    (void)folder;
     errno = EOPNOTSUPP;
     return -1;
 #endif

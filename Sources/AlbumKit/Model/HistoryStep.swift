@@ -58,8 +58,10 @@ public struct HistoryStep: Hashable, Sendable, Codable {
     init(_ change: LibraryChange, appending run: AppendedAlbums, at index: Int) {
         label = change.label
         edits = change.edits
-        appended = run.first.flatMap { first in
-            run.last.map { AppendedRun(index: index, count: run.count, first: first, last: $0) }
+        appended = if let first = run.first, let last = run.last {
+            AppendedRun(index: index, count: run.count, first: first, last: last)
+        } else {
+            nil
         }
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// written twice: a cover's name is its hash, so one that no album names yet is garbage for
 /// `covers prune`, never a wrong cover. A store that keeps covers as files named by their key
 /// (``CoverStore/filesFolder``) gets each under its final name, its write-back started as soon
-/// as it is written, and ``commit(_:)`` flushes the file system once — a file a crash left
+/// as it is written, and ``commit(keeping:)`` flushes the file system once — a file a crash left
 /// half-written is found (its bytes differ) and replaced. Any other store gets them a batch at
 /// a time (``CoverStore/insert(_:)``: one statement per batch for a database). What the work
 /// did not commit — covers of albums a stage dropped, everything when it fails — is taken out
@@ -14,7 +14,7 @@ import Foundation
 ///
 /// A restore that first backs the library up stages apart instead: the covers wait as files
 /// in a staging folder inside the library folder — locked while in use, so that one a killed
-/// process left is swept away later (``LeftoverFiles``) — until ``commit(_:)`` hands them to
+/// process left is swept away later (``LeftoverFiles``) — until ``commit(keeping:)`` hands them to
 /// the store. A cover the store already holds is never written again.
 struct CoverStaging {
     /// Where covers go before the commit.
@@ -71,7 +71,7 @@ struct CoverStaging {
         }
     }
 
-    /// Keeps `bytes`, which hash to `key`, until ``commit(_:)``; returns the folder they wait
+    /// Keeps `bytes`, which hash to `key`, until ``commit(keeping:)``; returns the folder they wait
     /// in, under `key.fileName` (nil when the store held them before this work began, or takes
     /// them as bytes). It keeps no record of what it was given (the import's ``CarriedCovers``
     /// is that record, and stages a cover once): a cover given twice is handed on twice, which
@@ -129,7 +129,7 @@ struct CoverStaging {
         }
     }
 
-    /// Removes `keys` (what ``commit(_:)`` added) from the store again.
+    /// Removes `keys` (what ``commit(keeping:)`` added) from the store again.
     func rollback(_ keys: [CoverKey]) async {
         for key in keys { _ = try? await store.remove(key) }
     }

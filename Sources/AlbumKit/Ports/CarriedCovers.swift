@@ -75,7 +75,8 @@ public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
             if case .stored(let words, let kind) = Self.ownPath(reference) { named.remove(words, kind) }
         }
         let places = [0] + later.folders.map { place(of: $0) }
-        named.merge(later.named) { places[Int($0)] }
+        later.named.renumber { places[Int($0)] }
+        named.merge(later.named)
         others.merge(later.others) { _, new in new }
     }
 
@@ -164,43 +165,23 @@ private struct OwnPaths: Sendable {
         later.entries = Array(entries[sortedCount...])
         entries.removeSubrange(sortedCount...)
         later.sort()
-        merge(later) { $0 }
+        merge(later)
     }
 
-    /// Adds the entries of `later`, sorted, with their places renumbered by `renumbering`; of
-    /// two for one cover, `later`'s stays.
-    mutating func merge(_ later: OwnPaths, renumbering: (UInt32) -> UInt32) {
+    /// Adds the entries of `later`, sorted; of two for one cover, `later`'s stays.
+    mutating func merge(_ later: OwnPaths) {
         sort()
-        var merged: [Entry] = []
-        merged.reserveCapacity(entries.count + later.entries.count)
-        var mine = entries[..<sortedCount].makeIterator()
-        var own = mine.next()
-        for entry in later.entries {
-            while let earlier = own, earlier < entry {
-                merged.append(earlier)
-                own = mine.next()
-            }
-            if let earlier = own, earlier == entry { own = mine.next() }
-            merged.append(Entry(words: entry.words, kind: entry.kind, place: renumbering(entry.place)))
-        }
-        while let earlier = own {
-            merged.append(earlier)
-            own = mine.next()
-        }
-        entries = merged
-        sortedCount = merged.count
+        entries = entries.mergingSorted(later.entries)
+        sortedCount = entries.count
     }
 
-    /// The index of the entry for `wanted`'s cover in the sorted part, by halving.
-    private func sortedIndex(of wanted: Entry) -> Int? {
-        var low = 0
-        var high = sortedCount
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle] < wanted { low = middle + 1 } else { high = middle }
-        }
-        return low < sortedCount && entries[low] == wanted ? low : nil
+    /// Gives each entry the place `renumbering` makes of its place.
+    mutating func renumber(_ renumbering: (UInt32) -> UInt32) {
+        for index in entries.indices { entries[index].place = renumbering(entries[index].place) }
     }
+
+    /// The index of the entry for `wanted`'s cover in the sorted part.
+    private func sortedIndex(of wanted: Entry) -> Int? { entries[..<sortedCount].sortedIndex(of: wanted) }
 
     private static func index(of kind: ImageKind) -> UInt8 { UInt8(ImageKind.allCases.firstIndex(of: kind)!) }
 }

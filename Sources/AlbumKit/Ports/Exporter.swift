@@ -58,21 +58,13 @@ public struct ExportContents: Sendable {
         case storage(any StorageBackend)
     }
 
-    /// Contents of `snapshot` whose covers are in `store` and whose history steps `steps`
-    /// reads.
+    /// Contents of `snapshot` — its albums, then `appended`'s when given (a library's own storage
+    /// writing itself whole after an import: ``StoredChange/Albums/appending(_:after:)``) —
+    /// whose covers are in `store` and whose history steps `steps` reads.
     public init(
-        snapshot: LibrarySnapshot, covers store: any CoverStore,
+        snapshot: LibrarySnapshot, appending appended: AppendedAlbums? = nil, covers store: any CoverStore,
         steps: @escaping @Sendable ([Int64]) async throws -> [Int64: HistoryStep] = { _ in [:] },
         generator: String = "albumkit \(AlbumKitVersion.current)"
-    ) {
-        self.init(.snapshot(snapshot, appending: nil), covers: store, steps: steps, generator: generator)
-    }
-
-    /// Contents of `snapshot`'s albums and then `appended`'s, with `snapshot`'s memento: a
-    /// library's own storage writing itself whole after an import (``StoredChange/Albums/appending(_:after:)``).
-    public init(
-        snapshot: LibrarySnapshot, appending appended: AppendedAlbums, covers store: any CoverStore,
-        steps: @escaping @Sendable ([Int64]) async throws -> [Int64: HistoryStep], generator: String
     ) {
         self.init(.snapshot(snapshot, appending: appended), covers: store, steps: steps, generator: generator)
     }

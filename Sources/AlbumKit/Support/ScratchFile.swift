@@ -10,19 +10,20 @@ import Glibc
 /// made), so it vanishes with its descriptor however the process ends, and nothing sweeps it.
 /// Written from the start by one owner, then read from anywhere by any number of readers
 /// (`pread` keeps no shared position).
-final class ScratchFile: Sendable {
-    /// The open descriptor, for reading and writing.
-    private let descriptor: Int32
+package final class ScratchFile: Sendable {
+    /// The open descriptor, for reading and writing: a writer that writes a stream (an export's
+    /// spooled album list) writes to it from the start, with `write`.
+    package let descriptor: Int32
     /// Names the file in errors: the folder it was made in.
     private let folder: String
 
     /// A new, empty scratch file in `folder` — the library folder, so that a large import's
     /// scratch lands on the library's disk, not in a `/tmp` that may be memory (`tmpfs`) — or
     /// in the system's temporary folder when `folder` does not exist.
-    init(in folder: URL) throws(AlbumKitError) {
+    package init(in folder: URL) throws(AlbumKitError) {
         let chosen = FileManager.default.fileExists(atPath: folder.path) ? folder.path : FileManager.default.temporaryDirectory.path
         self.folder = chosen
-        let unnamed = albumkit_open_scratch(chosen)
+        let unnamed = albumkit_open_unnamed(chosen, 0o600)
         if unnamed >= 0 {
             descriptor = unnamed
             return
@@ -41,17 +42,24 @@ final class ScratchFile: Sendable {
     deinit { close(descriptor) }
 
     /// Writes all of `bytes` at `offset`.
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(AlbumKitError) {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(AlbumKitError) {
         try transfer(bytes.count, at: offset, "write") { done in
             pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
         }
     }
 
     /// Reads `buffer.count` bytes at `offset` into `buffer`; throws when the file ends first.
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(AlbumKitError) {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(AlbumKitError) {
         try transfer(buffer.count, at: offset, "read") { done in
             pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
         }
+    }
+
+    /// How many bytes the file holds.
+    package func size() throws(AlbumKitError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .fileSystem(folder, "measure a scratch file", errno: errno) }
+        return Int(status.st_size)
     }
 
     /// Calls `call` with the bytes moved so far until `count` are, going on after an

@@ -8,10 +8,9 @@ import Glibc
 /// renames it into place; dropping it uncommitted removes it. What ``AtomicFile`` writes
 /// through; writers that must `await` between writes (streaming bundles) use it directly.
 /// It is locked while it lives, so a sweep (``LeftoverFiles``) removes it only once a crash
-/// has left it behind. A file that is never committed is scratch space (a bundle's spooled
-/// `albums.json`): it is open for reading too.
+/// has left it behind.
 public final class TemporaryFile {
-    /// The open descriptor to write to (and read back from).
+    /// The open descriptor to write to.
     public let descriptor: Int32
     private let path: String
     private let destination: URL

@@ -61,16 +61,7 @@ public final class BundleCoverStore: CoverStore {
         var stored = try scan()?.covers.keys.map { $0 } ?? []
         guard !stored.isEmpty else { return pendingKeys }
         stored.sortWithoutScratch()
-        var merged: [CoverKey] = []
-        merged.reserveCapacity(stored.count + pendingKeys.count)
-        var (inBundle, waiting) = (stored.makeIterator(), pendingKeys.makeIterator())
-        var (nextStored, nextPending) = (inBundle.next(), waiting.next())
-        while let key = [nextStored, nextPending].lazy.compactMap({ $0 }).min() {
-            merged.append(key)
-            if nextStored == key { nextStored = inBundle.next() }
-            if nextPending == key { nextPending = waiting.next() }
-        }
-        return merged
+        return stored.mergingSorted(pendingKeys)
     }
 
     /// Drops a pending cover, or rewrites the bundle without a stored one (under the lock).
@@ -95,11 +86,8 @@ public final class BundleCoverStore: CoverStore {
         let folded = try await pending.keys()
         var keys = try keys(pendingKeys: folded)
         if let excluded { keys.removeAll { $0 == excluded } }
-        var contents = if let appended {
-            ExportContents(snapshot: snapshot, appending: appended, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
-        } else {
-            ExportContents(snapshot: snapshot, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
-        }
+        var contents = ExportContents(
+            snapshot: snapshot, appending: appended, covers: self, steps: { _ in steps }, generator: BundleFile.generator)
         contents.keepsStepIDs = true
         try await BundleWriter(compression: storage.compression, generator: BundleFile.generator).write(contents, keys: keys, to: storage.file)
         pending.remove(folded)

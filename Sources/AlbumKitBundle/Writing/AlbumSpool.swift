@@ -1,27 +1,20 @@
 import AlbumKit
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// `albums.json`, written to a temporary file beside the export as the albums are read, then
+/// `albums.json`, written to a scratch file beside the export as the albums are read, then
 /// copied into the archive. Its entry announces its size first, and that size is known only
 /// once the last album is written: without the spool, every album would be held until then.
-/// The file goes when the spool does, and a crash leaves it to ``LeftoverFiles``.
+/// The file has no name (``ScratchFile``): it goes with the spool, however the process ends.
 struct AlbumSpool {
-    private let file: TemporaryFile
+    private let file: ScratchFile
     private var list: JSONFormat.AlbumListWriter
-    /// Names the export in errors.
-    private let path: String
     /// How many bytes are read back at a time.
     private static let readSize = 256 << 10
 
     /// A spool beside `destination`, the export's file.
     init(beside destination: URL) throws {
-        file = try TemporaryFile(beside: destination)
-        path = destination.path
-        list = JSONFormat.AlbumListWriter(descriptor: file.descriptor, path: path)
+        file = try ScratchFile(in: destination.deletingLastPathComponent())
+        list = JSONFormat.AlbumListWriter(descriptor: file.descriptor, path: destination.path)
     }
 
     /// Writes `albums` after those written so far.
@@ -30,9 +23,7 @@ struct AlbumSpool {
     /// Ends the list; returns its size in bytes.
     mutating func finish() throws -> Int {
         try list.finish()
-        let size = lseek(file.descriptor, 0, SEEK_CUR)
-        guard size >= 0 else { throw failure("measure") }
-        return Int(size)
+        return try file.size()
     }
 
     /// Hands the first `size` bytes back to `write`, a buffer at a time.
@@ -40,17 +31,13 @@ struct AlbumSpool {
         var buffer = [UInt8](repeating: 0, count: Self.readSize)
         var offset = 0
         while offset < size {
-            let read = buffer.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, min($0.count, size - offset), off_t(offset)) }
-            guard read > 0 else {
-                if read < 0, errno == EINTR { continue }
-                throw read < 0 ? failure("read back") : AlbumKitError(.fileSystem, "\(path): the spooled album list ended at \(offset) of \(size) bytes")
+            let count = min(Self.readSize, size - offset)
+            try buffer.withUnsafeMutableBytes { bytes in
+                let piece = UnsafeMutableRawBufferPointer(rebasing: bytes[..<count])
+                try file.read(into: piece, at: offset)
+                try write(UnsafeRawBufferPointer(piece))
             }
-            try buffer.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[..<read])) }
-            offset += read
+            offset += count
         }
-    }
-
-    private func failure(_ operation: String) -> AlbumKitError {
-        AlbumKitError(.fileSystem, "\(path): cannot \(operation) the spooled album list: \(String(cString: strerror(errno)))")
     }
 }

@@ -12,15 +12,11 @@ int albumkit_start_writeback(int fd);
 /// (`sync`). Returns 0 or -1 with errno set.
 int albumkit_sync_file_system(int fd);
 
-/// Opens a new file without a name in the folder `folder`, for writing (Linux `O_TMPFILE`),
-/// so a process killed while writing it leaves nothing behind. Returns the descriptor, or -1
+/// Opens a new file without a name in the folder `folder`, for reading and writing (Linux
+/// `O_TMPFILE`), so a process killed while writing it leaves nothing behind: a file to name
+/// once complete (``albumkit_link_unnamed``), or scratch space that goes with its descriptor. Returns the descriptor, or -1
 /// with errno set: EOPNOTSUPP (or EISDIR, EINVAL) where the file system or system has none.
 int albumkit_open_unnamed(const char *folder, unsigned int mode);
-
-/// Opens a new file without a name in the folder `folder`, for reading and writing (Linux
-/// `O_TMPFILE`, mode 0600): scratch space that vanishes with its last descriptor. Returns the
-/// descriptor, or -1 with errno set as `albumkit_open_unnamed` does.
-int albumkit_open_scratch(const char *folder);
 
 /// Gives the file `albumkit_open_unnamed` made the name `path` (`linkat` with
 /// `AT_EMPTY_PATH` where the process may, else through `/proc/self/fd`). Returns 0, or -1
