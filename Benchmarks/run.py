@@ -18,7 +18,7 @@ then a few changes, so that the history holds the import.
 
 Groups (for --only): import, commands, formats, export, list, hub, backends, covers, serve, sources, audio.
 """
-import argparse, contextlib, datetime, http.server, importlib.util, json, os, platform, re, shutil, statistics
+import argparse, contextlib, datetime, http.server, importlib.util, itertools, json, os, platform, re, shutil, statistics
 import subprocess, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -94,7 +94,8 @@ def measure(command, cwd=None, env=None, stdin_path=None, stdout=subprocess.DEVN
 
 
 class Side:
-    """One side of a row: a command, what to prepare before each run (untimed), and its samples."""
+    """One side of a row: a command (or what makes it, for each run), what to prepare before each
+    run (untimed), and its samples."""
 
     def __init__(self, label, command, prepare=None, cwd=None, env=None, stdin_path=None):
         self.label, self.command, self.prepare = label, command, prepare
@@ -106,7 +107,8 @@ class Side:
             self.prepare()
         os.sync()  # no run pays for writing back what an earlier one left dirty
         env = self.env() if callable(self.env) else self.env
-        self.samples.append(measure(self.command, cwd=self.cwd, env=env, stdin_path=self.stdin_path)[:2])
+        command = self.command() if callable(self.command) else self.command
+        self.samples.append(measure(command, cwd=self.cwd, env=env, stdin_path=self.stdin_path)[:2])
 
     def median(self):
         return statistics.median(s[0] for s in self.samples)
@@ -337,9 +339,15 @@ class Bench:
                     listing = {"json": Side("Python `json.load` + print (list-reference.py)", [sys.executable, os.path.join(HERE, "list-reference.py"), "json", os.path.join(library, "library.json")]),
                                "sqlite": Side("Python `sqlite3` select + print", [sys.executable, reference, "sqlite-list", os.path.join(library, "library.sqlite")])}.get(backend)
                     size = "{:,}".format(count)
-                    for command, arguments in [("show 5", ["show", "5"]), ("add", ["add", "--yes", "--title", "Timed", "--artist", "Bench"]),
-                                               ("undo", ["undo"]), ("list", ["list"])]:
-                        ours = Side("`albumkit %s`" % command, self.albumkit(library, *arguments), env=env)
+                    # Every command issue 15 names, each run as often as the row runs it: each
+                    # update changes the genre, the removes are undone, and the undos redone.
+                    for command, arguments in [("show 5", ["show", "5"]), ("current", ["current"]), ("select", ["select", "4"]),
+                                               ("add", ["add", "--yes", "--title", "Timed", "--artist", "Bench"]),
+                                               ("update", lambda runs=itertools.count(): ["update", "2", "--genre", "Timed %d" % next(runs)]),
+                                               ("remove", ["remove", "3"]),
+                                               ("undo", ["undo"]), ("redo", ["redo"]), ("list", ["list"])]:
+                        line = (lambda arguments=arguments: self.albumkit(library, *arguments())) if callable(arguments) else self.albumkit(library, *arguments)
+                        ours = Side("`albumkit %s`" % command, line, env=env)
                         references = [floor] + ([listing] if command == "list" and listing else [python] if python and command != "list" else [])
                         aim = command_aim(backend, command)
                         self.compare("commands", "%s on %s %s albums" % (command, size, backend), ours, references, aim=aim, count=count,

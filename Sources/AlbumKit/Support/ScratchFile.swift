@@ -55,10 +55,12 @@ package final class ScratchFile: Sendable {
         }
     }
 
-    /// How many bytes the file holds.
-    package func size() throws(AlbumKitError) -> Int {
+    /// How many bytes the file holds. (It throws untyped: with `throws(AlbumKitError)`, Swift
+    /// 6.3's release build crashed splitting the bundle export's async function it is inlined
+    /// into — signal 11 in LLVM's CoroSplit.)
+    package func size() throws -> Int {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .fileSystem(folder, "measure a scratch file", errno: errno) }
+        guard fstat(descriptor, &status) == 0 else { throw AlbumKitError.fileSystem(folder, "measure a scratch file", errno: errno) }
         return Int(status.st_size)
     }
 

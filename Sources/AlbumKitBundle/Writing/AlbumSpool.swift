@@ -32,11 +32,8 @@ struct AlbumSpool {
         var offset = 0
         while offset < size {
             let count = min(Self.readSize, size - offset)
-            try buffer.withUnsafeMutableBytes { bytes in
-                let piece = UnsafeMutableRawBufferPointer(rebasing: bytes[..<count])
-                try file.read(into: piece, at: offset)
-                try write(UnsafeRawBufferPointer(piece))
-            }
+            try buffer.withUnsafeMutableBytes { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<count]), at: offset) }
+            try buffer.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             offset += count
         }
     }
