@@ -167,6 +167,29 @@ import Testing
         }
     }
 
+    @Test func migrateToEveryBackendKeepsEveryField() throws {
+        let cli = try library()
+        defer { cli.remove() }
+        // The history walked once first: where it leaves the selection is where every backend must.
+        #expect(try cli.run("undo").status == 0 && cli.run("redo").status == 0)
+        #expect(try cli.run("select", "2").status == 0)
+        let before = try cli.run("list", "--json").output
+        var backends = ["sqlite", "plist", "bundle"]
+        var postgres: [String] = []
+        if PostgresTestServer.enabled {
+            postgres = ["--url", try PostgresTestServer.freshDatabase()]
+            backends.append("postgres")
+        }
+        for backend in backends {
+            let moved = try cli.run(["migrate", "--to", backend] + (backend == "postgres" ? postgres : []))
+            #expect(moved.status == 0, "\(backend): \(moved.error)")
+            #expect(try cli.run("list", "--json").output == before, "after migrate --to \(backend)")
+            #expect(try cli.run("undo").status == 0, "the history came along to \(backend)")
+            #expect(try cli.run("redo").status == 0 && cli.run("select", "2").status == 0)
+            #expect(try cli.run("list", "--json").output == before, "after undo and redo on \(backend)")
+        }
+    }
+
     @Test func importWarnsOfDroppedKeysAndRefusesBadAlbumsNamingThem() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }

@@ -37,10 +37,9 @@ struct BundleManifest: Codable, Equatable {
             throw AlbumKitError(.unreadableInput, "\(subject): format is '\(manifest.format)', not '\(formatName)'")
         }
         guard readableVersions.contains(manifest.version) else {
-            let newer = manifest.version > currentVersion ? ", made by a newer albumkit" : ""
+            let why = manifest.version > currentVersion ? "was made by a newer albumkit" : "is of a version this albumkit does not read"
             throw AlbumKitError(
-                .unsupported,
-                "\(subject): bundle version \(manifest.version)\(newer) is not supported (this albumkit reads versions 1 to \(currentVersion))")
+                .unsupported, "\(subject): \(why) (bundle version \(manifest.version); this albumkit reads versions 1 to \(currentVersion))")
         }
         if let count = manifest.albumCount, count < 0 {
             throw AlbumKitError(.unreadableInput, "\(subject): albumCount \(count) is negative")
