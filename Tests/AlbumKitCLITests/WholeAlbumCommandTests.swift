@@ -190,6 +190,30 @@ import Testing
         }
     }
 
+    /// SPEC 1's bad input: each refused with one error line naming the album and the field, the
+    /// library folder byte for byte as it was.
+    @Test(arguments: [
+        (#"{"title": "Long", "artist": "A", "label": "\#(String(repeating: "x", count: 70_000))"}"#, "field 'label' is 70000 bytes"),
+        (#"{"title": "Many", "artist": "A", "tracks": [\#(Array(repeating: #"{"title": "t"}"#, count: 2_000).joined(separator: ","))]}"#,
+         "field 'tracks' has 2000 tracks; the limit is 1000"),
+        (#"{"title": "Rated", "artist": "A", "rating": 7}"#, "field 'rating' must be a number from 0.5 to 5"),
+        (#"{"title": "Dated", "artist": "A", "released": "1977-13-40"}"#, "field 'released' must be YYYY, YYYY-MM or YYYY-MM-DD"),
+        (#"{"title": "Named", "artist": "A", "fields": {"has space": "x"}}"#, "field 'fields' has the name 'has space'"),
+    ])
+    func badAlbumsAreRefusedNamingAlbumAndField(_ album: String, _ message: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        #expect(try cli.run("init", "--starter").status == 0)
+        let list = cli.folder.appendingPathComponent("bad.json")
+        try Data("[\(album)]".utf8).write(to: list)
+        let before = try FolderSnapshot(cli.libraryFolder)
+        let refused = try cli.run("import", list.path)
+        #expect(refused.status != 0)
+        let lines = refused.error.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("error:") && refused.error.contains("#1 '") && refused.error.contains(message), "\(refused.error.prefix(300))")
+        #expect(try FolderSnapshot(cli.libraryFolder) == before)
+    }
+
     @Test func importWarnsOfDroppedKeysAndRefusesBadAlbumsNamingThem() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -198,11 +222,28 @@ import Testing
         try Data(#"[{"title": "T", "artist": "A", "rank": {"x": 1}, "playCount": 3}]"#.utf8).write(to: list)
         let warned = try cli.run("import", list.path)
         #expect(warned.status == 0, "\(warned.error)")
-        #expect(warned.error.lowercased().contains("warning") && warned.error.contains("'rank'"), "\(warned.error)")
+        let warning = warned.error.split(separator: "\n").filter { $0.lowercased().hasPrefix("warning:") }
+        #expect(warning.count == 1 && warning[0].contains("#1 'T'") && warning[0].contains("'rank'"), "\(warned.error)")
+        #expect(try album(cli, "1")["fields"] as? [String: String] == ["playCount": "3"])
         let bad = cli.folder.appendingPathComponent("bad.json")
         try Data(#"[{"title": "Good", "artist": "A"}, {"title": "Rated", "artist": "B", "rating": 7}]"#.utf8).write(to: bad)
         let refused = try cli.run("import", bad.path)
         #expect(refused.status != 0)
         #expect(refused.error.contains("'Rated'") && refused.error.contains("field 'rating'"), "\(refused.error)")
+    }
+}
+
+/// Every file under a folder and its bytes, to compare a library before and after.
+private struct FolderSnapshot: Equatable {
+    let files: [String: Data]
+
+    init(_ folder: URL) throws {
+        var files: [String: Data] = [:]
+        let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = walker?.nextObject() as? URL {
+            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+            files[String(url.path.dropFirst(folder.path.count))] = try Data(contentsOf: url)
+        }
+        self.files = files
     }
 }

@@ -8,9 +8,11 @@ public struct AlbumPatch: Sendable, Hashable {
     public var year: String?
     public var coverUrl: String?
     /// Changes beyond the core six, by path: a field of ``AlbumField/scalars`` (`label`),
-    /// `tags` (comma-separated), `ids.NAME` or `fields.NAME`; a nil value removes it.
+    /// `ids.NAME` or `fields.NAME`; a nil value removes it.
     public private(set) var changes: [String: String?] = [:]
-    /// Replaces the tracks when set.
+    /// Replaces the tags when set (`[]` removes them).
+    public var tags: [String]?
+    /// Replaces the tracks when set (`[]` removes them).
     public var tracks: [Track]?
 
     public init(title: String? = nil, artist: String? = nil, genre: String? = nil, year: String? = nil, coverUrl: String? = nil) {
@@ -23,11 +25,11 @@ public struct AlbumPatch: Sendable, Hashable {
 
     /// Whether the patch changes nothing.
     public var isEmpty: Bool {
-        [title, artist, genre, year, coverUrl].allSatisfy { $0 == nil } && changes.isEmpty && tracks == nil
+        [title, artist, genre, year, coverUrl].allSatisfy { $0 == nil } && changes.isEmpty && tags == nil && tracks == nil
     }
 
     /// Sets the field `name` to `value`: a core field (`cover` is `coverUrl`), a named field
-    /// (`label`, `rating`), `tags` (`a, b`), `ids.NAME`, `fields.NAME`, or a name of your own
+    /// (`label`, `rating`), `tags` (separated by commas: `a, b`), `ids.NAME`, `fields.NAME`, or a name of your own
     /// (`mood`, `discogs.folder`), kept in `fields`. A name one or two letters from a named
     /// field is taken for a typo and refused with a suggestion (`fields.NAME` sets it anyway);
     /// a field given twice is refused.
@@ -39,6 +41,9 @@ public struct AlbumPatch: Sendable, Hashable {
         case "genre": try once(&genre, value, name)
         case "year": try once(&year, value, name)
         case "coverUrl": try once(&coverUrl, value, name)
+        case "tags":
+            guard tags == nil else { throw Self.twice(name) }
+            tags = value.split(separator: ",").map(String.init)
         case "id", "tracks":
             throw AlbumKitError(.invalidAlbum, "'\(name)' cannot be set this way\(path == "id" ? " (an album's id never changes)" : " (tracks are edited as a list, through the API or an import)")")
         default:
@@ -59,6 +64,9 @@ public struct AlbumPatch: Sendable, Hashable {
         case "tracks":
             guard tracks == nil else { throw Self.twice(name) }
             tracks = []
+        case "tags":
+            guard tags == nil else { throw Self.twice(name) }
+            tags = []
         default:
             guard changes.updateValue(nil, forKey: path) == nil else { throw Self.twice(name) }
         }
@@ -69,17 +77,14 @@ public struct AlbumPatch: Sendable, Hashable {
         var details = album.details
         for (path, value) in changes {
             if let field = AlbumField.named(path) {
-                if field == .tags {
-                    details.tags = value.map { $0.split(separator: ",").map { String($0) } } ?? []
-                } else {
-                    details[field] = value
-                }
+                details[field] = value
             } else if path.hasPrefix("ids.") {
                 details.ids[String(path.dropFirst(4))] = value
             } else {
                 details.fields[String(path.dropFirst(7))] = value
             }
         }
+        if let tags { details.tags = tags }
         if let tracks { details.tracks = tracks }
         // The year of an album with a release date is that date's: a different one is a conflict.
         if let year, let released = details[.released], !released.hasPrefix(year.trimmingWhiteSpace()) || year.trimmingWhiteSpace().count != 4 {

@@ -85,39 +85,30 @@ struct AlbumChangesBody: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         var patch = AlbumPatch()
-        do {
-            for key in container.allKeys {
-                let name = key.stringValue
-                switch name {
-                case "ids", "fields":
-                    for (entry, value) in try container.decode([String: String?].self, forKey: key) {
-                        if let value { try patch.set("\(name).\(entry)", to: value) } else { try patch.unset("\(name).\(entry)") }
-                    }
-                case "tags":
-                    if let tags = try container.decodeIfPresent([String].self, forKey: key) {
-                        if tags.contains(where: { $0.contains(",") }) {
-                            throw AlbumKitError(.invalidAlbum, "a tag may not hold a comma")
-                        }
-                        try patch.set(name, to: tags.joined(separator: ","))
-                    } else {
-                        try patch.unset(name)
-                    }
-                case "tracks":
-                    patch.tracks = try container.decodeIfPresent([Track].self, forKey: key) ?? []
-                default:
-                    if try container.decodeNil(forKey: key) {
-                        try patch.unset(name)
-                    } else if let text = try? container.decode(String.self, forKey: key) {
-                        try patch.set(name, to: text)
-                    } else if let number = try? container.decode(Double.self, forKey: key) {
-                        try patch.set(name, to: number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number))
-                    } else {
-                        throw AlbumKitError(.invalidAlbum, "field '\(name)' takes a text or a number")
-                    }
+        // A field the patch refuses is an AlbumKitError, which the decoder passes on as it is
+        // (a 422 naming the field).
+        for key in container.allKeys {
+            let name = key.stringValue
+            switch name {
+            case "ids", "fields":
+                for (entry, value) in try container.decode([String: String?].self, forKey: key) {
+                    if let value { try patch.set("\(name).\(entry)", to: value) } else { try patch.unset("\(name).\(entry)") }
+                }
+            case "tags":
+                patch.tags = try container.decodeIfPresent([String].self, forKey: key) ?? []
+            case "tracks":
+                patch.tracks = try container.decodeIfPresent([Track].self, forKey: key) ?? []
+            default:
+                if try container.decodeNil(forKey: key) {
+                    try patch.unset(name)
+                } else if let text = try? container.decode(String.self, forKey: key) {
+                    try patch.set(name, to: text)
+                } else if let number = try? container.decode(Double.self, forKey: key) {
+                    try patch.set(name, to: number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number))
+                } else {
+                    throw AlbumKitError(.invalidAlbum, "field '\(name)' takes a text or a number")
                 }
             }
-        } catch let error as AlbumKitError {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
         }
         self.patch = patch
     }
