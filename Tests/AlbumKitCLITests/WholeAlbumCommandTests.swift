@@ -190,6 +190,21 @@ import Testing
         }
     }
 
+    @Test func aLargeFileLibrarySaysOnceHowToMoveIt() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        #expect(try cli.run("init").status == 0)
+        let list = cli.folder.appendingPathComponent("many.json")
+        let albums = (0...25_000).map { #"{"id":"a-\#($0)","title":"T \#($0)","artist":"A"}"# }
+        try Data("[\(albums.joined(separator: ","))]".utf8).write(to: list)
+        #expect(try cli.run("import", list.path).status == 0)
+        let shown = try cli.run("show", "1")
+        let lines = shown.error.split(separator: "\n")
+        #expect(shown.status == 0 && lines.count == 1 && lines[0].contains("'albumkit migrate --to sqlite'"), "\(shown.error)")
+        #expect(try cli.run("migrate", "--to", "sqlite").status == 0)
+        #expect(try cli.run("show", "1").error.isEmpty, "a database library says nothing")
+    }
+
     /// SPEC 1's bad input: each refused with one error line naming the album and the field, the
     /// library folder byte for byte as it was.
     @Test(arguments: [
