@@ -7,6 +7,7 @@ public enum LibraryEvent: Sendable, Hashable {
     case saved(location: String, albumCount: Int)
     case stateRestored(current: AlbumID?, undoSteps: Int, redoSteps: Int)
     case importStarted(inputs: [String])
+    /// How far an import has read `input`: albums read so far, bytes of it read, of how many.
     case importProgress(input: String, albums: Int, bytesRead: Int64, totalBytes: Int64?)
     case albumImported(Album, outcome: ImportOutcome)
     case importFinished(ImportSummary)
@@ -25,6 +26,8 @@ public enum LibraryEvent: Sendable, Hashable {
     /// were dropped or failed, and its time.
     case stageFinished(StageReport)
     case restoreStarted(input: String)
+    /// How far a restore has read `input`, as ``importProgress(input:albums:bytesRead:totalBytes:)`` tells an import's.
+    case restoreProgress(input: String, albums: Int, bytesRead: Int64, totalBytes: Int64?)
     case restoreFinished(input: String, albums: Int, backup: String?)
     case restoreFailed(input: String, reason: String)
     case migrateStarted(from: String, to: String, albums: Int)
@@ -59,6 +62,7 @@ public enum LibraryEvent: Sendable, Hashable {
         case .changedElsewhere: "library.changedElsewhere"
         case .stageFinished: "pipeline.stageFinished"
         case .restoreStarted: "restore.started"
+        case .restoreProgress: "restore.progress"
         case .restoreFinished: "restore.finished"
         case .restoreFailed: "restore.failed"
         case .migrateStarted: "migrate.started"
