@@ -26,6 +26,7 @@ public struct StorageBackendCompatTest: Sendable {
         case createMakesEmptyLibraryOnce
         case albumsRoundTripInOrder
         case unicodeAndLongFieldsRoundTrip
+        case albumsAtEveryFieldsLimit
         case everyEditKindPersists
         case mementoSurvivesReopening
         case historyIsBounded
@@ -73,6 +74,7 @@ public struct StorageBackendCompatTest: Sendable {
         case .createMakesEmptyLibraryOnce: try await createMakesEmptyLibraryOnce(backend)
         case .albumsRoundTripInOrder: try await roundTrip(backend, CompatFixtures.albums(count: 250))
         case .unicodeAndLongFieldsRoundTrip: try await roundTrip(backend, CompatFixtures.unusualAlbums())
+        case .albumsAtEveryFieldsLimit: try await albumsAtEveryFieldsLimit(backend)
         case .everyEditKindPersists: try await everyEditKindPersists(backend)
         case .mementoSurvivesReopening: try await mementoSurvivesReopening(backend)
         case .historyIsBounded: try await historyIsBounded(backend)
@@ -140,6 +142,20 @@ public struct StorageBackendCompatTest: Sendable {
             throw CompatFailure("album changed in the round trip:\n  saved  \(saved)\n  loaded \(read)")
         }
         try expect(loaded == snapshot, "the state changed in the round trip")
+    }
+
+    /// Albums at every field's limit (``CompatFixtures/albumsAtTheLimits()``) are saved whole,
+    /// added and updated one at a time, and found by their duplicate key.
+    private func albumsAtEveryFieldsLimit(_ backend: any StorageBackend) async throws {
+        let albums = CompatFixtures.albumsAtTheLimits()
+        try await roundTrip(backend, albums)
+        let library = try await Library.open(backend, hub: NotificationHub())
+        try await library.remove([.position(1)])
+        let first = albums[0]
+        try await library.add(AlbumRecord(id: first.id, title: first.title, artist: first.artist, genre: first.genre, year: first.year, coverUrl: first.coverUrl))
+        try await library.update(.position(1), AlbumPatch(year: "2000"))
+        try await expectStored(backend, equals: try await library.snapshot(), after: "a remove, an add and an update of albums at the limits")
+        try await expectDuplicateLookups(backend, in: try await backend.load().albums, after: "albums at the limits")
     }
 
     private func everyEditKindPersists(_ backend: any StorageBackend) async throws {
