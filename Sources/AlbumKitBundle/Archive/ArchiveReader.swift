@@ -37,7 +37,7 @@ final class ArchiveReader {
     }
 
     private init(stored: StoredBytes, unpackedLimit: Int64) throws(AlbumKitError) {
-        guard let handle = archive_read_new() else { throw AlbumKitError(.fileSystem, "\(stored.name): cannot start libarchive") }
+        guard let handle = archive_read_new() else { throw ArchiveProblem.cannotStart.error(stored.name) }
         path = stored.name
         self.handle = handle
         self.stored = stored
@@ -79,7 +79,7 @@ final class ArchiveReader {
     /// Walks the folder at `path` and everything under it.
     init(folder path: String) throws(AlbumKitError) {
         guard let handle = archive_read_disk_new(), let entry = archive_entry_new() else {
-            throw AlbumKitError(.fileSystem, "\(path): cannot start libarchive")
+            throw ArchiveProblem.cannotStart.error(path)
         }
         self.path = path
         self.handle = handle

@@ -16,7 +16,7 @@ final class FilterStream: UnpackedStream {
     private var finished = false
 
     init(_ stored: StoredBytes, layer: CompressionLayer) throws(ArchiveProblem) {
-        guard let handle = archive_read_new() else { throw ArchiveProblem(.fileSystem, "cannot start libarchive") }
+        guard let handle = archive_read_new() else { throw ArchiveProblem.cannotStart }
         self.stored = stored
         self.layer = layer
         self.handle = handle
