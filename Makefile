@@ -20,12 +20,13 @@ SYMBOL_ORDER := $(CURDIR)/scripts/symbol-order/albumkit.order
 ORDERED_CODE := -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --symbol-ordering-file=$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering
 RELEASE := -c release $(STATIC_LINK) $(ORDERED_CODE)
 
-.PHONY: help setup build test demo bundles bench bench-tools bench-quick bench-scale postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example sanitizers symbol-order
+.PHONY: help setup build test swift-test demo bundles bench bench-tools bench-quick bench-scale postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example sanitizers symbol-order
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
 	@echo "make demo       build, then init the default library from the starter, list, add, remove, undo, export"
-	@echo "make test       build and run every test (the Swift tests, then browser-test)"
+	@echo "make test       build and run every test (the Swift tests, then browser-test); starts the throwaway PostgreSQL unless ALBUMKIT_TEST_POSTGRES_URL is set"
+	@echo "make swift-test build and run the Swift tests"
 	@echo "make browser-test  the serve tests: JSON API against the binary, the page in headless Chromium (Tests/Browser)"
 	@echo "make soak       10 minutes of steady API load on a release albumkit serve: peak RSS, leak check"
 	@echo "make bundles    regenerate Bundles/starter and Bundles/starter.tar.gz"
@@ -51,10 +52,14 @@ setup:
 build:
 	$(SWIFT) build --product albumkit
 
+# Against ALBUMKIT_TEST_POSTGRES_URL when it is set; else against the project's throwaway
+# PostgreSQL server, started for the tests and stopped after, so that no suite is skipped.
 test:
+	scripts/postgres-server.sh run $(MAKE) swift-test browser-test
+
+swift-test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(MAKE) browser-test
 
 # The serve tests (Tests/Browser, pytest + Playwright on Debian's chromium); artifacts in .build/test-artifacts.
 browser-test:

@@ -6,6 +6,10 @@
 #   scripts/postgres-server.sh stop     stop it (the data folder stays until the next `start --fresh`)
 #   scripts/postgres-server.sh status   say whether it runs
 #   scripts/postgres-server.sh url      print the superuser URL (for ALBUMKIT_TEST_POSTGRES_URL)
+#   scripts/postgres-server.sh run COMMAND...
+#                                       run COMMAND with ALBUMKIT_TEST_POSTGRES_URL set (`make test`):
+#                                       as given when it is, else to this server, started for
+#                                       COMMAND and stopped after (unless it was running already)
 #
 # `start --fresh` wipes the data folder first (CI does this). Settings, from the environment:
 #   ALBUMKIT_PG_PORT  port on 127.0.0.1 (default 54329, away from a system server's 5432)
@@ -81,10 +85,24 @@ stop() {
     fi
 }
 
+run() {
+    if [ -n "${ALBUMKIT_TEST_POSTGRES_URL:-}" ]; then exec "$@"; fi
+    # Stopped however COMMAND ends (a failure, ^C), but only if this run started it.
+    if ! running; then
+        trap stop EXIT
+        trap 'exit 130' INT
+        trap 'exit 143' TERM
+    fi
+    ALBUMKIT_TEST_POSTGRES_URL="$(start)"
+    export ALBUMKIT_TEST_POSTGRES_URL
+    "$@"
+}
+
 case "${1:-}" in
     start) start "${2:-}" ;;
     stop) stop ;;
     status) if running; then echo "running on 127.0.0.1:$port"; else echo "not running"; exit 3; fi ;;
     url) echo "$url" ;;
-    *) echo "usage: $0 start [--fresh] | stop | status | url" >&2; exit 2 ;;
+    run) shift; run "$@" ;;
+    *) echo "usage: $0 start [--fresh] | stop | status | url | run COMMAND..." >&2; exit 2 ;;
 esac

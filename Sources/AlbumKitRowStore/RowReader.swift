@@ -62,7 +62,8 @@ struct RowReader<Connection: RowConnection>: Sendable {
 
     /// The position of the first album in library order whose duplicate key is `key`.
     func firstIndex(ofDuplicateKey key: String, _ blocks: BlockIndex) async throws -> Int? {
-        guard let id = try await connection.first(RowStoreSQL.firstDuplicate, [.text(key)], { try $0.text(0) }) else { return nil }
+        let arguments: [SQLValue] = [.text(RowStoreSQL.duplicateDigest(key)), .text(key)]
+        guard let id = try await connection.first(RowStoreSQL.firstDuplicate, arguments, { try $0.text(0) }) else { return nil }
         return try await index(of: AlbumID(id), blocks)
     }
 

@@ -1,12 +1,13 @@
 import AlbumKit
+import Foundation
 
 /// Every statement a row store runs once its tables have the shared layout, in the SQL that
 /// SQLite and PostgreSQL both speak (`?` for each argument):
 ///
 /// ```
-/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key, details)
+/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details)
+///                  indexes on sort_key and on (duplicate_digest, sort_key) (Album.duplicateKey, its SHA-256);
 ///                  details: the fields beyond the core six as JSON (Album.detailsJSON), or null
-///                  indexes on sort_key and on (duplicate_key, sort_key) (Album.duplicateKey)
 /// albumkit_blocks  (low_key PK, album_count)         see BlockIndex
 /// albumkit_state   (id = 1, generation, state, album_count)   the memento as JSON
 /// albumkit_history (id PK, step)                     one history step as JSON per row
@@ -34,17 +35,26 @@ enum RowStoreSQL {
     static let keyOfID = "SELECT sort_key FROM albumkit_albums WHERE id = ?"
     static let everyAlbum = "SELECT \(albumColumns) FROM albumkit_albums ORDER BY sort_key"
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
-    /// The first album in library order with a duplicate key (``Album/duplicateKey``).
-    static let firstDuplicate = "SELECT id FROM albumkit_albums WHERE duplicate_key = ? ORDER BY sort_key LIMIT 1"
+    /// The first album in library order with a duplicate key (``Album/duplicateKey``): found
+    /// by its digest (``duplicateDigest(_:)``), the key itself compared on each album found.
+    static let firstDuplicate = "SELECT id FROM albumkit_albums WHERE duplicate_digest = ? AND duplicate_key = ? ORDER BY sort_key LIMIT 1"
+
+    /// What the duplicate key is indexed by: its SHA-256 in hex, 64 characters whatever its
+    /// length. A key is up to three 64 KiB fields long; an index entry must fit in a third of
+    /// a page (PostgreSQL refused a 12 KB title: "index row size 4024 exceeds btree version 4
+    /// maximum 2704").
+    static func duplicateDigest(_ key: String) -> String {
+        SHA256Digest.hex(of: Data(key.utf8))
+    }
 
     static let updateAlbum =
-        "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ?, duplicate_key = ?, details = ? WHERE id = ?"
+        "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ?, duplicate_key = ?, duplicate_digest = ?, details = ? WHERE id = ?"
     static let moveAlbum = "UPDATE albumkit_albums SET sort_key = ? WHERE id = ?"
     static let deleteAlbum = "DELETE FROM albumkit_albums WHERE id = ?"
     static let deleteAlbumsBetween = "DELETE FROM albumkit_albums WHERE sort_key >= ? AND sort_key <= ?"
     static let deleteAlbums = "DELETE FROM albumkit_albums"
 
-    /// Rows per multi-row `INSERT` (9 arguments each: well under both engines' limits).
+    /// Rows per multi-row `INSERT` (10 arguments each: well under both engines' limits).
     static let insertBatch = 500
     /// `INSERT` of `rows` albums (``insertArguments(_:key:)`` each).
     static func insertAlbums(_ rows: Int) -> String {
@@ -52,8 +62,8 @@ enum RowStoreSQL {
     }
     private static let fullInsert = makeInsert(insertBatch)
     private static func makeInsert(_ rows: Int) -> String {
-        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key, details) VALUES "
-            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details) VALUES "
+            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
     static let step = "SELECT step FROM albumkit_history WHERE id = ?"
@@ -81,14 +91,16 @@ enum RowStoreSQL {
 
     /// The arguments of `album`'s row for ``insertAlbums(_:)``.
     static func insertArguments(_ album: Album, key: Double) -> [SQLValue] {
-        [.text(album.id.rawValue), .real(key), .text(album.title), .text(album.artist), .text(album.genre), .text(album.year),
-         .optionalText(album.coverUrl), .text(album.duplicateKey), .optionalText(album.detailsJSON)]
+        let duplicateKey = album.duplicateKey
+        return [.text(album.id.rawValue), .real(key), .text(album.title), .text(album.artist), .text(album.genre), .text(album.year),
+         .optionalText(album.coverUrl), .text(duplicateKey), .text(duplicateDigest(duplicateKey)), .optionalText(album.detailsJSON)]
     }
 
     /// The arguments of ``updateAlbum`` for `album`.
     static func updateArguments(_ album: Album) -> [SQLValue] {
-        [.text(album.title), .text(album.artist), .text(album.genre), .text(album.year), .optionalText(album.coverUrl),
-         .text(album.duplicateKey), .optionalText(album.detailsJSON), .text(album.id.rawValue)]
+        let duplicateKey = album.duplicateKey
+        return [.text(album.title), .text(album.artist), .text(album.genre), .text(album.year), .optionalText(album.coverUrl),
+         .text(duplicateKey), .text(duplicateDigest(duplicateKey)), .optionalText(album.detailsJSON), .text(album.id.rawValue)]
     }
 }
 

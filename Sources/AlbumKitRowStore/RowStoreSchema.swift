@@ -7,22 +7,25 @@ import Foundation
 /// are each engine's own (``RowStoreDriver/legacySchema``: version 1 kept the whole history
 /// inside the memento, version 2 a step per row); at version 3 both engines reach the shared
 /// layout of ``RowStoreSQL`` — the engine's statements rename its tables, then the steps
-/// here add what both share; version 4 indexes each album's duplicate key, version 5 indexes
-/// it with the library order beside it, version 6 keeps the fields beyond the core six (SPEC 1)
-/// as JSON in a column of their own. A library from an
+/// here add what both share; version 4 stores each album's duplicate key, version 5 indexed
+/// it with the library order beside it, version 6 indexes its digest instead (a key too long
+/// for an index entry cannot be stored), version 7 keeps the fields beyond the core six
+/// (SPEC 1) as JSON in a column of their own. A library from an
 /// older albumkit is upgraded in one writing transaction the first time this build connects to
 /// it; one from a newer albumkit is refused, untouched.
 enum RowStoreSchema {
     /// The version at which every engine's tables have the shared layout.
     static let sharedLayoutVersion = 3
-    /// The version that added the indexed duplicate key (``indexDuplicateKeys(_:)``).
+    /// The version that added the duplicate key (``storeDuplicateKeys(_:)``).
     static let duplicateKeyVersion = 4
-    /// The version that indexes the duplicate key with the order (``orderDuplicateKeys(_:)``).
+    /// The version that indexed the duplicate key with the order (``orderDuplicateKeys(_:)``).
     static let duplicateOrderVersion = 5
+    /// The version that indexes the duplicate key's digest instead (``digestDuplicateKeys(_:)``).
+    static let duplicateDigestVersion = 6
     /// The version that added the `details` column (``addDetails(_:)``).
-    static let detailsVersion = 6
+    static let detailsVersion = 7
     /// The version this build writes.
-    static let currentVersion = 6
+    static let currentVersion = 7
 
     /// Creates every table in an empty store, then tunes their storage
     /// (``RowStoreDriver/storageTuning``), inside the caller's creating transaction.
@@ -71,8 +74,9 @@ enum RowStoreSchema {
                 for statement in driver.legacySchema[step] { try await connection.execute(statement, []) }
             }
             if step + 1 == sharedLayoutVersion { try await reachSharedLayout(connection, driver) }
-            if step + 1 == duplicateKeyVersion { try await indexDuplicateKeys(connection) }
+            if step + 1 == duplicateKeyVersion { try await storeDuplicateKeys(connection) }
             if step + 1 == duplicateOrderVersion { try await orderDuplicateKeys(connection) }
+            if step + 1 == duplicateDigestVersion { try await digestDuplicateKeys(connection) }
             if step + 1 == detailsVersion { try await addDetails(connection) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
@@ -108,8 +112,10 @@ enum RowStoreSchema {
     }
 
     /// Version 4: each album's ``Album/duplicateKey`` in a column of its own, filled from the
-    /// rows there and indexed, so that `add` asks about a duplicate without reading every album.
-    private static func indexDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
+    /// rows there, so that `add` asks about a duplicate without reading every album. Version 4
+    /// indexed the column too; the index is version 6's now, on the key's digest: a library
+    /// upgraded from before version 4 may hold keys too long for an index entry.
+    private static func storeDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
         try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN duplicate_key text NOT NULL DEFAULT ''", [])
         let rows = try await connection.query("SELECT id, artist, title, year FROM albumkit_albums", []) {
             (id: try $0.text(0), key: Album.duplicateKey(artist: try $0.text(1), title: try $0.text(2), year: try $0.text(3)))
@@ -117,19 +123,34 @@ enum RowStoreSchema {
         for row in rows {
             try await connection.execute("UPDATE albumkit_albums SET duplicate_key = ? WHERE id = ?", [.text(row.key), .text(row.id)])
         }
-        try await connection.execute("CREATE INDEX albumkit_albums_duplicate_key ON albumkit_albums (duplicate_key)", [])
     }
 
-    /// Version 5: the duplicate key indexed with the sort key beside it, so that the first
-    /// duplicate in library order (``RowStoreSQL/firstDuplicate``) is one probe of one index.
-    /// On the key alone, a PostgreSQL planner without statistics (right after a large import)
-    /// walked the whole order index instead, filtering: 15–20 ms an `add` at 100 000 albums.
+    /// Version 5 indexed the duplicate key with the sort key beside it; the index is version
+    /// 6's now (``digestDuplicateKeys(_:)``). What is left: a version 4 library's index goes.
     private static func orderDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
-        try await connection.execute("CREATE INDEX albumkit_albums_duplicate_order ON albumkit_albums (duplicate_key, sort_key)", [])
-        try await connection.execute("DROP INDEX albumkit_albums_duplicate_key", [])
+        try await connection.execute("DROP INDEX IF EXISTS albumkit_albums_duplicate_key", [])
     }
 
-    /// Version 6: the fields beyond the core six, as one JSON object per album (null for an
+    /// Version 6: the duplicate key's digest (``RowStoreSQL/duplicateDigest(_:)``) in a column
+    /// of its own, filled from the rows there and indexed with the sort key beside it, so that
+    /// the first duplicate in library order (``RowStoreSQL/firstDuplicate``) is one probe of one
+    /// index whatever the key's length. On the key alone, a PostgreSQL planner without
+    /// statistics (right after a large import) walked the whole order index instead,
+    /// filtering: 15–20 ms an `add` at 100 000 albums. A version 5 library's index on the key
+    /// itself goes.
+    private static func digestDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
+        try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN duplicate_digest text NOT NULL DEFAULT ''", [])
+        let rows = try await connection.query("SELECT id, duplicate_key FROM albumkit_albums", []) {
+            (id: try $0.text(0), digest: RowStoreSQL.duplicateDigest(try $0.text(1)))
+        }
+        for row in rows {
+            try await connection.execute("UPDATE albumkit_albums SET duplicate_digest = ? WHERE id = ?", [.text(row.digest), .text(row.id)])
+        }
+        try await connection.execute("CREATE INDEX albumkit_albums_duplicate_digest ON albumkit_albums (duplicate_digest, sort_key)", [])
+        try await connection.execute("DROP INDEX IF EXISTS albumkit_albums_duplicate_order", [])
+    }
+
+    /// Version 7: the fields beyond the core six, as one JSON object per album (null for an
     /// album that has none, as every album of an older library).
     private static func addDetails<Connection: RowConnection>(_ connection: Connection) async throws {
         try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN details text", [])

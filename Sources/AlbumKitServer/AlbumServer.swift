@@ -36,7 +36,7 @@ public struct AlbumServer: Sendable {
         let feed = EventFeed(hub: gateway.hub)
         let host = settings.host
         let app = Application(
-            router: Self.router(gateway: gateway, feed: feed, settings: settings),
+            responder: HeadResponder(base: Self.router(gateway: gateway, feed: feed, settings: settings).buildResponder()),
             configuration: .init(address: .hostname(host, port: settings.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

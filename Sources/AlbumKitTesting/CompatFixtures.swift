@@ -67,4 +67,22 @@ public enum CompatFixtures {
             try! Album(id: "core-only", title: "Heroes", artist: "David Bowie", genre: "", year: "1977"),
         ]
     }
+
+    /// Two albums whose every text field is at the 64 KiB limit, in random letters that no
+    /// compression shrinks much (a database that keeps the fields, or a key made of them, in
+    /// an index entry cannot hold them), the second's fields differing from the first's only
+    /// in their last letter.
+    public static func albumsAtTheLimits() -> [Album] {
+        let limit = 64 * 1024
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        func random(_ prefix: String) -> String {
+            prefix + String((prefix.utf8.count..<limit - 1).map { _ in letters.randomElement()! })
+        }
+        let (title, artist, genre, cover) = (random(""), random(""), random(""), random("https://example.com/"))
+        return ["a", "b"].map { last in
+            try! Album(
+                id: AlbumID("limits-\(last)"), title: title + last, artist: artist + last, genre: genre + last, year: "1999",
+                coverUrl: cover + last)
+        }
+    }
 }

@@ -17,7 +17,7 @@ public enum OldReleaseLibrary {
         }
     }
 
-    /// Runs `list`, an `add` of a duplicate (refused), `redo`, `undo` ×3 and `current` with `cli` on the old library that
+    /// Runs `list`, an `add` of a duplicate (refused), `redo`, `undo` ×3, `current` and an `add` of a 12 KB title with `cli` on the old library that
     /// `environment` selects, checking each result and, through `inspect`, the stored schema
     /// before and after. Throws a ``CompatFailure`` naming what differed.
     public static func expectUpgradedWithItsHistory(
@@ -39,6 +39,13 @@ public enum OldReleaseLibrary {
         try walk(cli, environment, "undo", expecting: ["Alpha", "Beta", "Gamma", "Delta"])
         try expect(try list(cli, environment).current == "a1b2c3d4-alpha", "the current album must stay Alpha")
         try expect(try inspect() == Inspection(schemaVersion: currentVersion, storedSteps: 7), "walking the history keeps 7 stored steps: \(try inspect())")
+        // A title at the field limit's scale, in letters no compression shrinks: its duplicate
+        // key fits no index entry, its digest does.
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        let long = String((0..<12_000).map { _ in letters.randomElement()! })
+        let added = try cli.run(["add", "--title", long, "--artist", "old release"], environment: environment)
+        try expect(added.status == 0, "the upgraded library must take an album with a 12 KB title: \(added.error.prefix(400))")
+        try expect(try list(cli, environment).titles.last == long, "the album with a 12 KB title must be listed last")
     }
 
     private static func walk(_ cli: CLIRunner, _ environment: [String: String], _ command: String, expecting titles: [String]) throws {

@@ -27,6 +27,7 @@ public struct StorageBackendCompatTest: Sendable {
         case albumsRoundTripInOrder
         case unicodeAndLongFieldsRoundTrip
         case everyFieldRoundTrips
+        case albumsAtEveryFieldsLimit
         case everyEditKindPersists
         case mementoSurvivesReopening
         case historyIsBounded
@@ -75,6 +76,7 @@ public struct StorageBackendCompatTest: Sendable {
         case .albumsRoundTripInOrder: try await roundTrip(backend, CompatFixtures.albums(count: 250))
         case .unicodeAndLongFieldsRoundTrip: try await roundTrip(backend, CompatFixtures.unusualAlbums())
         case .everyFieldRoundTrips: try await everyFieldRoundTrips(backend)
+        case .albumsAtEveryFieldsLimit: try await albumsAtEveryFieldsLimit(backend)
         case .everyEditKindPersists: try await everyEditKindPersists(backend)
         case .mementoSurvivesReopening: try await mementoSurvivesReopening(backend)
         case .historyIsBounded: try await historyIsBounded(backend)
@@ -169,6 +171,20 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(try await backend.load().albums == albums, "undo in a later process did not bring every field back")
         try await later.redo()
         try expect(try await backend.load().albums[0] == changed, "redo did not apply every field again")
+    }
+
+    /// Albums at every field's limit (``CompatFixtures/albumsAtTheLimits()``) are saved whole,
+    /// added and updated one at a time, and found by their duplicate key.
+    private func albumsAtEveryFieldsLimit(_ backend: any StorageBackend) async throws {
+        let albums = CompatFixtures.albumsAtTheLimits()
+        try await roundTrip(backend, albums)
+        let library = try await Library.open(backend, hub: NotificationHub())
+        try await library.remove([.position(1)])
+        let first = albums[0]
+        try await library.add(AlbumRecord(id: first.id, title: first.title, artist: first.artist, genre: first.genre, year: first.year, coverUrl: first.coverUrl))
+        try await library.update(.position(1), AlbumPatch(year: "2000"))
+        try await expectStored(backend, equals: try await library.snapshot(), after: "a remove, an add and an update of albums at the limits")
+        try await expectDuplicateLookups(backend, in: try await backend.load().albums, after: "albums at the limits")
     }
 
     private func everyEditKindPersists(_ backend: any StorageBackend) async throws {

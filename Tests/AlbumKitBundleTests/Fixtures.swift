@@ -190,15 +190,17 @@ struct LibraryFixture {
     let library: Library
     let registry: AdapterRegistry
 
-    static func make(in workspace: Workspace, backend: String = "json") async throws -> LibraryFixture {
+    /// A library of two albums, the first with a cover unless `withCover` is false (a
+    /// library that then has no covers folder at all).
+    static func make(in workspace: Workspace, backend: String = "json", withCover: Bool = true) async throws -> LibraryFixture {
         let folder = workspace.path("library")
         let registry = testRegistry()
         var configuration = Configuration(environment: [:])
         configuration.library = folder.path
         configuration.storage.backend = backend
         let library = try await Library.create(configuration, registry: registry, hub: NotificationHub())
-        let key = try await library.storage.covers.put(Data("existing cover".utf8), fileExtension: "png")
-        try await library.add(AlbumRecord(id: "kept-1", title: "Before", artist: "Someone", coverUrl: key.bundlePath))
+        let key = withCover ? try await library.storage.covers.put(Data("existing cover".utf8), fileExtension: "png") : nil
+        try await library.add(AlbumRecord(id: "kept-1", title: "Before", artist: "Someone", coverUrl: key?.bundlePath))
         try await library.add(AlbumRecord(title: "Also before", artist: "Someone else"))
         try await library.select(.position(1))
         return LibraryFixture(folder: folder, library: library, registry: registry)

@@ -8,13 +8,22 @@ import Testing
 /// import fails with one error naming the archive and the entry, nothing is written outside
 /// the library, and the library is byte-for-byte as before.
 @Suite struct HostileArchiveTests {
-    /// Imports what `make` writes into `inputs/` and checks the refusal.
+    /// Imports what `make` writes into `inputs/` and checks the refusal, into a library with a
+    /// cover and into one with no covers folder (which it must not be left with either).
     private func expectRefused(
         entry: String?, limits: Limits = Limits(), _ make: (URL) throws -> URL
     ) async throws {
+        for withCover in [true, false] {
+            try await expectRefused(entry: entry, limits: limits, withCover: withCover, make)
+        }
+    }
+
+    private func expectRefused(
+        entry: String?, limits: Limits, withCover: Bool, _ make: (URL) throws -> URL
+    ) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let fixture = try await LibraryFixture.make(in: workspace)
+        let fixture = try await LibraryFixture.make(in: workspace, withCover: withCover)
         let inputs = workspace.path("inputs")
         try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
         let archive = try make(inputs)

@@ -9,7 +9,7 @@ import Testing
 @Suite struct HostileBundleCommandTests {
     /// Python that writes a hostile `bundle.tar.gz` into the current folder.
     enum Hostile: String, CaseIterable, Sendable, CustomStringConvertible {
-        case parentPath, absolutePath, symlink, hardlink, fifo, randomBytes, truncated, wrongCoverHash, unknownVersion
+        case parentPath, absolutePath, symlink, hardlink, fifo, randomBytes, truncated, wrongCoverHash, unknownVersion, coverThenSymlink
         case gzipInsideGzip, wrongGzipCRC, dataAfterTheGzipStream
 
         var description: String { rawValue }
@@ -41,6 +41,9 @@ import Testing
                 return prelude + "t = tarfile.open('full.tar.gz', 'w:gz'); add(t, 'albums.json', albums); add(t, 'covers/big.bin', os.urandom(200000)); t.close()\ndata = open('full.tar.gz', 'rb').read(); open('bundle.tar.gz', 'wb').write(data[: len(data) // 2]); os.remove('full.tar.gz')"
             case .wrongCoverHash:
                 return prelude + "png = b'\\x89PNG\\r\\n\\x1a\\n' + b'0' * 64\nname = 'covers/' + '0' * 64 + '.png'\nt = tarfile.open('bundle.tar.gz', 'w:gz'); add(t, 'albums.json', json.dumps([{'title': 'T', 'artist': 'A', 'coverUrl': name}]).encode()); add(t, name, png); t.close()"
+            case .coverThenSymlink:
+                // A good cover, written into the library's covers before the link is met.
+                return prelude + "png = b'\\x89PNG\\r\\n\\x1a\\n' + b'1' * 64\nname = 'covers/' + hashlib.sha256(png).hexdigest() + '.png'\nt = tarfile.open('bundle.tar.gz', 'w:gz'); add(t, 'albums.json', json.dumps([{'title': 'T', 'artist': 'A', 'coverUrl': name}]).encode()); add(t, name, png); add(t, 'covers/link.png', b'', type=tarfile.SYMTYPE, linkname='/etc/passwd'); t.close()"
             case .gzipInsideGzip:
                 return prelude + "import gzip\nt = tarfile.open('inner.tar.gz', 'w:gz'); add(t, 'albums.json', albums); t.close()\ndata = open('inner.tar.gz', 'rb').read()\nfor _ in range(20): data = gzip.compress(data)\nopen('bundle.tar.gz', 'wb').write(data); os.remove('inner.tar.gz')"
             case .wrongGzipCRC:
@@ -55,9 +58,21 @@ import Testing
 
     @Test(arguments: Hostile.allCases, ["import", "restore", "verify"])
     func refusedWithNothingWritten(_ hostile: Hostile, _ command: String) throws {
+        // The starter, whose covers are in covers/, and a library with no cover and no covers/ folder.
+        for starter in [true, false] {
+            try refusedWithNothingWritten(hostile, command, starter: starter)
+        }
+    }
+
+    private func refusedWithNothingWritten(_ hostile: Hostile, _ command: String, starter: Bool) throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
-        try cli.run("init", "--starter")
+        if starter {
+            try cli.run("init", "--starter")
+        } else {
+            try cli.run("init")
+            try cli.run("add", "--title", "Plain", "--artist", "No Cover")
+        }
         #expect(try runProgram("/usr/bin/env", ["python3", "-c", hostile.script], in: cli.folder).status == 0)
         let before = try Self.contents(of: cli.folder)
         let arguments = command == "restore" ? ["restore", "--force", "bundle.tar.gz"] : [command, "bundle.tar.gz"]
@@ -85,13 +100,18 @@ import Testing
         #expect(try cli.run("list").output.contains("(no albums)"))
     }
 
-    /// Every file under `folder` (bar the runner's own output files) with its bytes.
+    /// Every file under `folder` (bar the runner's own output files) with its bytes, and every
+    /// folder (its path ending in `/`, no bytes): a folder left behind is a change too.
     static func contents(of folder: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey])
         while let url = walker?.nextObject() as? URL {
-            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true,
-                !url.lastPathComponent.hasPrefix(".out-"), !url.lastPathComponent.hasPrefix(".err-")
+            let kind = try url.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
+            if kind.isDirectory == true {
+                files[url.path + "/"] = Data()
+                continue
+            }
+            guard kind.isRegularFile == true, !url.lastPathComponent.hasPrefix(".out-"), !url.lastPathComponent.hasPrefix(".err-")
             else { continue }
             files[url.path] = try Data(contentsOf: url)
         }

@@ -80,6 +80,62 @@ import Testing
         #expect(titles.contains("Only in sqlite"), "the json library is now the migrated one")
     }
 
+    /// json → plist → json → sqlite → json, with a change made in the property list library:
+    /// every album, the selection and the whole history arrive each time, although the JSON and
+    /// the property list library share their folder and its history folder, and `--replace`
+    /// saves the library it replaces (with its own history) to backups/ first.
+    @Test func migrateRoundTripThroughTheBackendsKeepsAlbumsSelectionAndHistory() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try cli.run("init", "--starter")
+        for change in [["add", "--title", "First", "--artist", "A"], ["remove", "2"], ["move", "1", "--to", "4"], ["select", "3"]] {
+            #expect(try cli.run(change).status == 0)
+        }
+        #expect(try cli.run("migrate", "--to", "plist").status == 0)
+        #expect(try cli.run("add", "--title", "In plist", "--artist", "B").status == 0)
+        #expect(try cli.run("undo").status == 0, "a step to redo travels too")
+        let expected = try library(cli)
+        #expect(expected.undo.count == 3 && expected.redo.count == 1, "\(expected)")
+        for (backend, replace) in [("json", true), ("sqlite", false), ("json", true)] {
+            let migrated = try cli.run(["migrate", "--to", backend] + (replace ? ["--replace"] : []))
+            #expect(migrated.status == 0, "migrate --to \(backend): \(migrated.error)")
+            let arrived = try library(cli)
+            #expect(arrived == expected, "after migrate --to \(backend)")
+        }
+    }
+
+    /// A library as the commands show it: its albums' ids and titles in order, the current
+    /// album, and its history as `undo` and `redo` name each step (walked there and back).
+    private struct ShownLibrary: Equatable {
+        var albums: [String]
+        var current: String
+        var undo: [String] = []
+        var redo: [String] = []
+    }
+
+    private func library(_ cli: CLIRunner) throws -> ShownLibrary {
+        let albums = try cli.listedAlbums().map { "\($0["id"] ?? "") \($0["title"] ?? "")" }
+        // The current album's id (`current` also says where its cover file is, which differs by backend).
+        let current = try cli.run("current").output.split(separator: "\n").first { $0.hasPrefix("id:") }
+        var shown = ShownLibrary(albums: albums, current: String(current ?? "none"))
+        shown.undo = try walk(cli, "undo")
+        for _ in shown.undo { #expect(try cli.run("redo").status == 0) }
+        shown.redo = try walk(cli, "redo")
+        for _ in shown.redo { #expect(try cli.run("undo").status == 0) }
+        #expect(try cli.listedAlbums().map { "\($0["id"] ?? "") \($0["title"] ?? "")" } == albums, "walking the history there and back")
+        return shown
+    }
+
+    /// What `command` (`undo` or `redo`) says at each step, run until it fails.
+    private func walk(_ cli: CLIRunner, _ command: String) throws -> [String] {
+        var said: [String] = []
+        while true {
+            let result = try cli.run(command)
+            guard result.status == 0 else { return said }
+            said.append(result.output)
+        }
+    }
+
     @Test func initFromABadStarterLeavesNoLibrary() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }

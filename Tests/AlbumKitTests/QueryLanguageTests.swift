@@ -131,6 +131,8 @@ import Testing
         #expect(Spelling.closest(to: "lst", among: ["list", "show", "last"]) == "list")
         #expect(Spelling.closest(to: "imprt", among: ["import", "export"]) == "import")
         #expect(Spelling.closest(to: "zebra", among: ["list", "show"]) == nil)
+        // One helper for every name (commands, fields, configuration keys): a name cut short is one letter away.
+        #expect(Spelling.closest(to: "storage.lockTimeout", among: ["storage.lockTimeoutSeconds", "storage.backend"]) == "storage.lockTimeoutSeconds")
     }
 }
 

@@ -75,6 +75,42 @@ def test_unknown_route_is_a_json_404(starter):
     assert status == 404 and "no route" in answer["error"]["message"]
 
 
+def raw_head(server, path):
+    """(status, headers, the bytes after the header block) of HEAD `path`, read off the socket
+    to its end: http.client drops a HEAD answer's body whatever the server sent."""
+    with socket.create_connection((server.host, server.port), timeout=30) as connection:
+        connection.sendall(f"HEAD {path} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, rest
+
+
+def test_head_answers_every_get_route_with_its_status_and_headers_and_no_body(starter):
+    sandbox, server = starter
+    album = sandbox.albums()["albums"][0]
+    sha = album["coverUrl"][7:71]
+    paths = [
+        "/", "/app.js", "/style.css", "/api/openapi.json", "/api/albums", "/api/albums?offset=2&limit=2",
+        path_of(album["id"]), "/api/albums/2", "/api/current", f"/api/covers/{sha}", "/api/export",
+        "/api/albums/99", "/api/covers/" + "0" * 64, "/api/nothing-here", "/no-such-file.js",
+    ]
+    for path in paths:
+        status, headers, _ = server.request("GET", path)
+        head_status, head_headers, body = raw_head(server, path)
+        assert (head_status, body) == (status, b""), path
+        # The same headers but the date (and a streamed answer's chunking, which HEAD has no body
+        # for); an export is made anew for each request, its manifest dated, so its length may differ.
+        for name in ("date", "transfer-encoding") + (("content-length",) if path == "/api/export" else ()):
+            headers.pop(name, None)
+        assert {name: head_headers.get(name) for name in headers} == headers, path
+    status, headers, body = raw_head(server, "/api/events")
+    assert (status, headers["content-type"].split(";")[0], body) == (200, "text/event-stream", b"")
+
+
 # ---- changes, each checked through the command ------------------------------------------
 
 def test_add_update_move_delete_undo_redo(starter):

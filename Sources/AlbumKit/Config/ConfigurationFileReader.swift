@@ -162,7 +162,7 @@ struct ConfigurationFileReader {
         let parent = name.split(separator: ".").dropLast().joined(separator: ".")
         let depth = name.split(separator: ".").count
         let siblings = known.filter { $0.split(separator: ".").count == depth && $0.hasPrefix(parent) }
-        return problem(node, "unknown key '\(name)'\(Suggestion.phrase(for: name, among: siblings.isEmpty ? known : siblings))")
+        return problem(node, "unknown key '\(name)'\(Spelling.suggestion(for: name, among: siblings.isEmpty ? known : siblings))")
     }
 
     private func problem(_ node: Node, _ message: String) -> AlbumKitError {

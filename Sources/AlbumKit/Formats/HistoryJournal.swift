@@ -58,12 +58,16 @@ struct HistoryJournal<Format: LibraryFileFormat>: Sendable {
         for id in ids { unlink(file(id).path) }
     }
 
-    /// Removes every step file that `kept` does not name (dropped steps, and any a crash left).
+    /// Removes every step file of this format that `kept` does not name (dropped steps, and any
+    /// a crash left). Files of another format's extension are another library's steps — a JSON
+    /// and a property list library in one folder (`migrate` between them) share the folder —
+    /// and stay.
     func prune(keeping kept: Set<Int64>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names {
-            let id = Int64(name.split(separator: ".").first ?? "")
-            if id.map({ kept.contains($0) }) != true { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+            let parts = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, format.fileExtensions.contains(String(parts[1])) else { continue }
+            if Int64(parts[0]).map({ kept.contains($0) }) != true { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
         }
     }
 }

@@ -26,7 +26,7 @@ extension LibraryEvent {
             ["current": current.map { .string($0.rawValue) } ?? .null, "undo": .int(Int64(undo)), "redo": .int(Int64(redo))]
         case .importStarted(let inputs):
             ["inputs": .strings(inputs)]
-        case .importProgress(let input, let albums, let read, let total):
+        case .importProgress(let input, let albums, let read, let total), .restoreProgress(let input, let albums, let read, let total):
             ["input": .string(input), "albums": .int(Int64(albums)), "bytesRead": .int(read), "totalBytes": total.map { .int($0) } ?? .null]
         case .albumImported(let album, let outcome):
             ["id": .string(album.id.rawValue), "title": .string(album.title), "outcome": .string(outcome.rawValue)]

@@ -1,5 +1,9 @@
 /// Everything the parts tell each other (SPEC 6). Positions are 1-based, as users see them.
 public enum LibraryEvent: Sendable, Hashable {
+    /// An album is in the library at `position` that was not: the library's own account of a
+    /// change, whatever made it (`add`, an `undo` of a remove, an import). What mirrors the
+    /// list (the served page) follows these and its siblings `albumRemoved`, `albumUpdated`
+    /// and `albumMoved`. An import publishes both this and ``albumImported(_:outcome:)``.
     case albumAdded(Album, position: Int)
     case albumRemoved(Album, position: Int)
     case albumUpdated(before: Album, after: Album)
@@ -7,7 +11,13 @@ public enum LibraryEvent: Sendable, Hashable {
     case saved(location: String, albumCount: Int)
     case stateRestored(current: AlbumID?, undoSteps: Int, redoSteps: Int)
     case importStarted(inputs: [String])
+    /// How far an import has read `input`: albums read so far, bytes of it read, of how many.
     case importProgress(input: String, albums: Int, bytesRead: Int64, totalBytes: Int64?)
+    /// What an import did with one incoming album, its ``ImportOutcome`` included: the
+    /// workflow's account, which also names the duplicates it skipped (no library event) and
+    /// replaced (an `albumUpdated`). Published after the library's events for the import, once
+    /// it is saved; an album it added is announced by both (a subscriber needs only the one
+    /// that tells what it follows: the list, or the import).
     case albumImported(Album, outcome: ImportOutcome)
     case importFinished(ImportSummary)
     case importFailed(input: String, reason: String)
@@ -25,6 +35,8 @@ public enum LibraryEvent: Sendable, Hashable {
     /// were dropped or failed, and its time.
     case stageFinished(StageReport)
     case restoreStarted(input: String)
+    /// How far a restore has read `input`, as ``importProgress(input:albums:bytesRead:totalBytes:)`` tells an import's.
+    case restoreProgress(input: String, albums: Int, bytesRead: Int64, totalBytes: Int64?)
     case restoreFinished(input: String, albums: Int, backup: String?)
     case restoreFailed(input: String, reason: String)
     case migrateStarted(from: String, to: String, albums: Int)
@@ -59,6 +71,7 @@ public enum LibraryEvent: Sendable, Hashable {
         case .changedElsewhere: "library.changedElsewhere"
         case .stageFinished: "pipeline.stageFinished"
         case .restoreStarted: "restore.started"
+        case .restoreProgress: "restore.progress"
         case .restoreFinished: "restore.finished"
         case .restoreFailed: "restore.failed"
         case .migrateStarted: "migrate.started"

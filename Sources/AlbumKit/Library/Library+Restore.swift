@@ -18,7 +18,7 @@ extension Library {
     /// first saved as a bundle in `backups/` (the report says where). The input is read and
     /// checked whole before anything is written; a failure leaves the library, covers
     /// included, as it was. Not a step of history. Publishes `restore.started`,
-    /// `import.progress` while reading, `restore.finished` or `restore.failed`.
+    /// `restore.progress` while reading, `restore.finished` or `restore.failed`.
     @discardableResult
     public func restore(from input: URL, force: Bool = false) async throws -> RestoreReport {
         hub.publish(.restoreStarted(input: input.path))
@@ -29,7 +29,8 @@ extension Library {
                 throw AlbumKitError(.libraryState, "the library at \(location) holds \(current.albums.count) albums; restoring \(input.path) would replace them: add --force (the library is saved to backups/ first)")
             }
             staging = CoverStaging(parent: configuration.libraryDirectory, store: storage.covers, direct: current.albums.isEmpty)
-            let read = try await InputReader(registry: registry, configuration: configuration, hub: hub).read([input], staging: &staging)
+            let reader = InputReader(registry: registry, configuration: configuration, hub: hub, progress: LibraryEvent.restoreProgress)
+            let read = try await reader.read([input], staging: &staging)
             let (replacement, steps) = try Self.snapshot(of: read, input: input)
             var warnings = read.warnings
             for album in replacement.albums {

@@ -51,6 +51,9 @@ struct CoverStaging {
     private var batch: [(key: CoverKey, bytes: Data)] = []
     private var batchSize = 0
     private var folderMade = false
+    /// Whether the store's own folder was made by this work (it had no covers folder): it goes
+    /// again when nothing is committed into it, so a refused import leaves no empty folder.
+    private var madeStoreFolder = false
     /// Holds the staging folder's lock (once it is made) for as long as this staging lives.
     private var staging: OwnedFolder?
 
@@ -118,7 +121,10 @@ struct CoverStaging {
         case .storeFolder(let folder):
             let (chosen, dropped) = split(keep)
             CoverFiles.remove(dropped, inFolder: folder.path)
-            guard !chosen.isEmpty else { return [] }
+            guard !chosen.isEmpty else {
+                removeStoreFolderIfMade(folder)
+                return []
+            }
             do {
                 try CoverFiles.flush(folder.url)
             } catch {
@@ -139,7 +145,9 @@ struct CoverStaging {
     mutating func discard() async {
         switch target {
         case .store: await rollback(written)
-        case .storeFolder(let folder): CoverFiles.remove(written, inFolder: folder.path)
+        case .storeFolder(let folder):
+            CoverFiles.remove(written, inFolder: folder.path)
+            removeStoreFolderIfMade(folder)
         case .stagingFolder(let folder): removeStagingFolder(folder.url)
         }
         written = []
@@ -194,11 +202,20 @@ struct CoverStaging {
         if !folderMade {
             switch target {
             case .stagingFolder: staging = try OwnedFolder(at: folder.url)
-            default: try AtomicFile.makeFolder(folder.url)
+            default:
+                madeStoreFolder = !FileManager.default.fileExists(atPath: folder.path)
+                try AtomicFile.makeFolder(folder.url)
             }
             folderMade = true
         }
         return try CoverFiles.write(bytes, toPath: CoverFiles.path(of: key, inFolder: folder.path))
+    }
+
+    /// Removes the store's folder when this work made it and it is empty (`rmdir` removes no
+    /// folder that another process has written a cover into meanwhile).
+    private mutating func removeStoreFolderIfMade(_ folder: Folder) {
+        if madeStoreFolder { rmdir(folder.path) }
+        madeStoreFolder = false
     }
 
     /// Removes the staging folder and forgets what waited in it.

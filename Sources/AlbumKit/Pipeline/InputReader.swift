@@ -3,7 +3,7 @@ import Foundation
 /// Reads inputs through the album sources that recognise them — the part `import` and
 /// `restore` share: gathers each album as an ``ImportItem``, checks each cover the input
 /// carries against its SHA-256 name (unless its source did: ``CoverCheckingSource``) and stages it, keeps the memento a bundle carries, and
-/// publishes `import.progress`.
+/// publishes the progress of its workflow (`import.progress`, `restore.progress`).
 struct InputReader {
     /// What the inputs held.
     struct Contents {
@@ -22,6 +22,8 @@ struct InputReader {
     let hub: NotificationHub
     /// Read every input with this source (`import --format`), not the one that recognises it.
     var forcedSource: String?
+    /// The event that tells how far reading has got: each workflow publishes its own (SPEC 6).
+    var progress: @Sendable (_ input: String, _ albums: Int, _ bytesRead: Int64, _ totalBytes: Int64?) -> LibraryEvent = LibraryEvent.importProgress
 
     /// What the inputs held besides their albums, gathered as they are read.
     private struct Gathered {
@@ -73,7 +75,7 @@ struct InputReader {
             case .warning(let message):
                 contents.warnings.append(message)
             case .progress(let read, let total):
-                hub.publish(.importProgress(input: inputPath, albums: contents.items.count, bytesRead: read, totalBytes: total))
+                hub.publish(progress(inputPath, contents.items.count, read, total))
             }
         }
         // A URL the input's memento resolved to bytes it carries links to those bytes too, so

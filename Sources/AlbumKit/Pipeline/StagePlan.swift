@@ -17,7 +17,7 @@ public struct StagePlan: Sendable {
         for name in names {
             guard let factory = registry.importStages[name] else {
                 let known = registry.importStages.keys.sorted().joined(separator: ", ")
-                throw problem("unknown stage '\(name)'\(Suggestion.phrase(for: name, among: Array(registry.importStages.keys))) (registered: \(known))")
+                throw problem("unknown stage '\(name)'\(Spelling.suggestion(for: name, among: Array(registry.importStages.keys))) (registered: \(known))")
             }
             guard seen.insert(name).inserted else { throw problem("stage '\(name)' is listed twice") }
             factories.append(factory)

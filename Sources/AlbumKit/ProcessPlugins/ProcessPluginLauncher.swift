@@ -67,7 +67,7 @@ public struct ProcessPluginLauncher: Sendable {
             let origin = configuration.describeOrigin(of: name)
             guard let declaration = declared.first(where: { $0.key == key }) else {
                 let known = declared.map { "\(section).\($0.key)" }
-                throw AlbumKitError(.configuration, "unknown key '\(name)' (from \(origin))\(Suggestion.phrase(for: name, among: known)): plugin '\(command.name)' declares \(known.isEmpty ? "no settings" : known.joined(separator: ", "))")
+                throw AlbumKitError(.configuration, "unknown key '\(name)' (from \(origin))\(Spelling.suggestion(for: name, among: known)): plugin '\(command.name)' declares \(known.isEmpty ? "no settings" : known.joined(separator: ", "))")
             }
             let given: ConfigurationValue = switch value {
             case .text(let text): .scalar(text)

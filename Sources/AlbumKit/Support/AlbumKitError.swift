@@ -17,6 +17,8 @@ public struct AlbumKitError: Error, CustomStringConvertible, Sendable {
         public static let fileSystem = Kind("fileSystem")
         /// A position or id that names no album.
         public static let noSuchAlbum = Kind("noSuchAlbum")
+        /// A cover reference that names no stored cover.
+        public static let noSuchCover = Kind("noSuchCover")
         /// A configuration file, variable or flag that is unknown or has a bad value.
         public static let configuration = Kind("configuration")
         /// Another writer held the library lock for longer than the timeout.
@@ -37,6 +39,8 @@ public struct AlbumKitError: Error, CustomStringConvertible, Sendable {
         public static let pluginFailed = Kind("pluginFailed")
         /// A query, sort key or output template that does not parse (a usage error).
         public static let invalidQuery = Kind("invalidQuery")
+        /// The system could not give a piece of work (a libarchive handle) its memory.
+        public static let outOfMemory = Kind("outOfMemory")
         /// A reference that names more than one album where one is needed.
         public static let ambiguousAlbum = Kind("ambiguousAlbum")
     }
@@ -52,21 +56,31 @@ public struct AlbumKitError: Error, CustomStringConvertible, Sendable {
         self.description = description
     }
 
-    static func invalidAlbum(_ album: String, field: String, _ problem: String) -> Self {
+    /// `album`'s `field` breaks a rule: "album 'Low': field 'year' must be …".
+    public static func invalidAlbum(_ album: String, field: String, _ problem: String) -> Self {
         Self(.invalidAlbum, "album \(album): field '\(field)' \(problem)")
     }
-    static func unreadable(_ input: String, _ problem: String) -> Self {
+    /// `input` cannot be parsed: "backup.tgz entry albums.json: not a json album list …".
+    public static func unreadable(_ input: String, _ problem: String) -> Self {
         Self(.unreadableInput, "\(input): \(problem)")
     }
-    static func fileSystem(_ path: String, _ operation: String, errno code: Int32) -> Self {
+    /// The system refused `operation` on `path` with `code` (an `errno`), in the system's words:
+    /// "/x/covers: cannot open: Permission denied".
+    public static func fileSystem(_ path: String, _ operation: String, errno code: Int32) -> Self {
         Self(.fileSystem, "\(path): cannot \(operation): \(String(cString: strerror(code)))")
     }
-    static func noSuchAlbum(_ reference: String, count: Int) -> Self {
+    /// `reference` names no album of the `count` the library holds.
+    public static func noSuchAlbum(_ reference: String, count: Int) -> Self {
         Self(.noSuchAlbum, count == 0
             ? "no album \(reference): the library is empty"
             : "no album \(reference): positions run from 1 to \(count)")
     }
-    static func configuration(_ message: String) -> Self { Self(.configuration, message) }
+    /// The cover `reference` names is not stored; `problem` says why it is missing.
+    public static func noSuchCover(_ reference: String, _ problem: String) -> Self {
+        Self(.noSuchCover, "\(reference): \(problem)")
+    }
+    /// A configuration file, variable or flag that is wrong, as `message` says.
+    public static func configuration(_ message: String) -> Self { Self(.configuration, message) }
 }
 
 #if canImport(Glibc)

@@ -2,12 +2,14 @@
 public enum Spelling {
     /// The name in `candidates` closest to `typed` (ignoring case), when it is close enough
     /// to be a likely typo: at most half the longer name's letters differ (`yr` → `year`),
-    /// and no more than three. Nil when nothing is that close.
+    /// and no more than three. A name that starts with the other (`lockTimeout` →
+    /// `lockTimeoutSeconds`) counts as one letter away. Nil when nothing is that close.
     public static func closest(to typed: String, among candidates: some Sequence<String>) -> String? {
         let word = Array(typed.lowercased())
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(word, Array(candidate.lowercased()))
+            let other = Array(candidate.lowercased())
+            let distance = other.starts(with: word) || word.starts(with: other) ? 1 : editDistance(word, other)
             let allowed = min(3, max(1, max(word.count, candidate.count) / 2))
             if distance <= allowed, distance < best?.distance ?? .max { best = (candidate, distance) }
         }

@@ -27,7 +27,7 @@ public final class TemporaryFile {
             let path = "\(folder)/.\(destination.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard descriptor >= 0 else {
-                throw AlbumKitError(.fileSystem, "\(path): cannot create a temporary file: \(String(cString: strerror(errno)))")
+                throw AlbumKitError.fileSystem(path, "create a temporary file", errno: errno)
             }
             // A sweep in another process may have taken it for a leftover before it was locked.
             guard LeftoverFiles.claim(descriptor) else {
@@ -59,6 +59,6 @@ public final class TemporaryFile {
     }
 
     private func failure(_ operation: String) -> AlbumKitError {
-        AlbumKitError(.fileSystem, "\(path): cannot \(operation): \(String(cString: strerror(errno)))")
+        AlbumKitError.fileSystem(path, operation, errno: errno)
     }
 }

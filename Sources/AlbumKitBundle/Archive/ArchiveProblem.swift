@@ -13,6 +13,10 @@ struct ArchiveProblem: Error {
         self.reason = reason
     }
 
+    /// libarchive could not make a handle (`archive_read_new` and the like return nil only when
+    /// they cannot allocate it).
+    static let cannotStart = ArchiveProblem(.outOfMemory, "cannot start libarchive: out of memory")
+
     /// The error naming `subject` ("b.tgz entry covers/x.png").
     func error(_ subject: String) -> AlbumKitError { AlbumKitError(kind, "\(subject): \(reason)") }
 }

@@ -3,8 +3,9 @@ import CArchive
 
 /// One libarchive read handle (`archive *`) and the entry it is on, freed in `deinit`.
 ///
-/// Reads an archive file — tar (ustar, pax, GNU), zip, 7z, rar (v4 and v5), cpio or ISO 9660,
-/// under at most one compression layer (``CompressionLayer``: gzip, bzip2, xz, zstd, lz4) — or
+/// Reads an archive file — tar (ustar, pax, GNU, v7), zip, 7z, rar (v4 and v5), cpio, ISO 9660,
+/// ar, cab, lha, xar or warc, under at most one compression layer (``CompressionLayer``: gzip,
+/// bzip2, xz, zstd, lz4, compress, lzip, lzma, …) — or
 /// walks a folder, entry by entry, through the same calls. Links are reported as links and
 /// never followed.
 ///
@@ -36,22 +37,26 @@ final class ArchiveReader {
     }
 
     private init(stored: StoredBytes, unpackedLimit: Int64) throws(AlbumKitError) {
-        guard let handle = archive_read_new() else { throw AlbumKitError(.fileSystem, "\(stored.name): cannot start libarchive") }
+        guard let handle = archive_read_new() else { throw ArchiveProblem.cannotStart.error(stored.name) }
         path = stored.name
         self.handle = handle
         self.stored = stored
         folderEntry = nil
-        let layer = CompressionLayer(prefix: stored.prefix(8))
+        let layer = CompressionLayer(prefix: stored.prefix(CompressionLayer.prefixLength))
         do {
             feed = try layer.unpacking(stored).map { StreamFeed($0, limit: unpackedLimit) }
         } catch {
             archive_read_free(handle)
             throw error.error(stored.name)
         }
+        // Every format libarchive has but mtree (its entries name files on this machine, which
+        // are never read) and raw (which takes any bytes as one entry).
         for enable in [
             archive_read_support_format_tar, archive_read_support_format_zip, archive_read_support_format_7zip,
             archive_read_support_format_rar, archive_read_support_format_rar5, archive_read_support_format_cpio,
-            archive_read_support_format_iso9660, archive_read_support_format_empty,
+            archive_read_support_format_iso9660, archive_read_support_format_empty, archive_read_support_format_ar,
+            archive_read_support_format_cab, archive_read_support_format_lha, archive_read_support_format_xar,
+            archive_read_support_format_warc,
         ] {
             try ArchiveStatus.check(enable(handle), handle, .unsupported, path)
         }
@@ -62,10 +67,19 @@ final class ArchiveReader {
         try check(opened, .unreadableInput, path)
     }
 
+    /// Whether the file at `path` is an archive this reader reads: its first entry's header
+    /// reads, under its compression layer if any (unpacking at most 1 MiB to get there). What
+    /// a format's signature alone misses, it finds: a v7 tar, a zip after other bytes, an ISO
+    /// image's descriptor 32 KiB in.
+    static func reads(file path: String) -> Bool {
+        guard let reader = try? ArchiveReader(file: path, unpackedLimit: 1 << 20) else { return false }
+        return (try? reader.nextEntry(number: 1)) != nil
+    }
+
     /// Walks the folder at `path` and everything under it.
     init(folder path: String) throws(AlbumKitError) {
         guard let handle = archive_read_disk_new(), let entry = archive_entry_new() else {
-            throw AlbumKitError(.fileSystem, "\(path): cannot start libarchive")
+            throw ArchiveProblem.cannotStart.error(path)
         }
         self.path = path
         self.handle = handle

@@ -32,7 +32,7 @@ final class ArchiveWriter {
     /// Starts an archive written to `descriptor`; `path` names it in errors.
     init(descriptor: Int32, path: String, compression: BundleCompression, modified: Date = Date()) throws(AlbumKitError) {
         guard let handle = archive_write_new(), let entry = archive_entry_new() else {
-            throw AlbumKitError(.fileSystem, "\(path): cannot start libarchive")
+            throw ArchiveProblem.cannotStart.error(path)
         }
         self.handle = handle
         self.entry = entry

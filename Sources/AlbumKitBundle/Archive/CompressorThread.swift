@@ -25,7 +25,7 @@ final class CompressorThread: @unchecked Sendable {
 
     /// Starts compressing into `descriptor`; `path` names the file in errors.
     init(descriptor: Int32, path: String, compression: BundleCompression) throws(AlbumKitError) {
-        guard let handle = archive_write_new() else { throw AlbumKitError(.fileSystem, "\(path): cannot start libarchive") }
+        guard let handle = archive_write_new() else { throw ArchiveProblem.cannotStart.error(path) }
         self.handle = handle
         self.path = path
         do throws(AlbumKitError) {
@@ -36,7 +36,7 @@ final class CompressorThread: @unchecked Sendable {
             try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.outputBlockSize), handle, .fileSystem, path)
             try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 1), handle, .fileSystem, path)
             try ArchiveStatus.check(archive_write_open_fd(handle, descriptor), handle, .fileSystem, path)
-            guard let entry = archive_entry_new() else { throw AlbumKitError(.fileSystem, "\(path): cannot start libarchive") }
+            guard let entry = archive_entry_new() else { throw ArchiveProblem.cannotStart.error(path) }
             defer { archive_entry_free(entry) }
             archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG: the raw format's one entry
             archive_entry_set_pathname(entry, "data")

@@ -1,7 +1,7 @@
 import AlbumKit
 import CArchive
 
-/// A bzip2, xz, zstd or lz4 layer unpacked by one libarchive handle that reads no archive
+/// A layer other than gzip (bzip2, xz, zstd, lz4, …) unpacked by one libarchive handle that reads no archive
 /// format (the "raw" format) through exactly one filter, so that layers never stack.
 ///
 /// The libraries under these filters check their own streams (block CRCs, the xz check, the
@@ -16,11 +16,12 @@ final class FilterStream: UnpackedStream {
     private var finished = false
 
     init(_ stored: StoredBytes, layer: CompressionLayer) throws(ArchiveProblem) {
-        guard let handle = archive_read_new() else { throw ArchiveProblem(.fileSystem, "cannot start libarchive") }
+        guard let handle = archive_read_new() else { throw ArchiveProblem.cannotStart }
         self.stored = stored
         self.layer = layer
         self.handle = handle
-        guard archive_read_support_format_raw(handle) == ARCHIVE_OK, layer.libarchiveFilter?(handle) == ARCHIVE_OK else {
+        // ARCHIVE_WARN: the filter will run the program of its name (lzop, lrzip, grzip).
+        guard archive_read_support_format_raw(handle) == ARCHIVE_OK, [ARCHIVE_OK, ARCHIVE_WARN].contains(layer.libarchiveFilter?(handle)) else {
             throw ArchiveProblem(.unsupported, "this libarchive cannot read \(layer.name) streams")
         }
         try check(stored.attach(to: handle))

@@ -21,12 +21,12 @@ final class StoredBytes {
     /// Opens the file at `path`.
     init(file path: String) throws(AlbumKitError) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw AlbumKitError(.fileSystem, "\(path): cannot open: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw AlbumKitError.fileSystem(path, "open", errno: errno) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
             close(descriptor)
-            throw AlbumKitError(.fileSystem, "\(path): cannot read: \(String(cString: strerror(code)))")
+            throw AlbumKitError.fileSystem(path, "read", errno: code)
         }
         name = path
         size = Int64(status.st_size)

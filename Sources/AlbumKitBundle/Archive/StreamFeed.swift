@@ -55,7 +55,8 @@ final class StreamFeed {
     private func fill() throws(ArchiveProblem) -> Int {
         if let failure { throw failure }
         let count = try stream.read(into: buffer)
-        if head.count < 8 { head += buffer.prefix(min(count, 8 - head.count)) }
+        let length = CompressionLayer.prefixLength
+        if head.count < length { head += buffer.prefix(min(count, length - head.count)) }
         unpackedBytes += Int64(count)
         guard unpackedBytes <= limit else {
             throw ArchiveProblem(.limitExceeded, "the archive unpacks to more than \(limit) bytes, the limit (limits.archiveBytes); nothing was written")

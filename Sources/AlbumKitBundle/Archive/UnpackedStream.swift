@@ -18,7 +18,7 @@ extension CompressionLayer {
         switch self {
         case .none: nil
         case .gzip: try GzipStream(stored)
-        case .bzip2, .xz, .zstd, .lz4: try FilterStream(stored, layer: self)
+        case .bzip2, .xz, .zstd, .lz4, .compress, .lzip, .lzma, .lzop, .lrzip, .grzip, .uuencode: try FilterStream(stored, layer: self)
         }
     }
 }

@@ -2,7 +2,7 @@ import AlbumKit
 import Foundation
 import Synchronization
 
-/// Progress of long work (import, export, cover fetching): on a terminal one line redrawn in
+/// Progress of long work (import, restore, export, cover fetching): on a terminal one line redrawn in
 /// place (`\r`, erase line) that fits the terminal's width whatever it is, at most ten
 /// times a second; otherwise plain lines at most once a second. A hub subscriber like any
 /// other. Readings are only shown once they mean something: no rate before a second has
@@ -27,10 +27,12 @@ final class ProgressDisplay: Sendable {
 
     private func handle(_ event: LibraryEvent) {
         switch event {
-        case .importStarted, .exportStarted:
+        case .importStarted, .exportStarted, .restoreStarted:
             state.withLock { $0 = State() }
         case .importProgress(let input, let albums, let read, let total):
             show(ProgressReading(verb: "importing", name: input, albums: albums, done: read, total: total, unit: .bytes))
+        case .restoreProgress(let input, let albums, let read, let total):
+            show(ProgressReading(verb: "restoring", name: input, albums: albums, done: read, total: total, unit: .bytes))
         case .exportProgress(let path, let albums, _, let covers, let written):
             state.withLock { $0.coversExported = covers }
             show(ProgressReading(verb: "exporting", name: path, albums: albums, covers: covers, done: written, total: nil, unit: .bytes))
@@ -48,7 +50,7 @@ final class ProgressDisplay: Sendable {
             let covers = state.withLock { $0.coversExported }
             show(ProgressReading(verb: "exporting", name: path, albums: albums, covers: covers, done: written, total: nil, unit: .bytes), force: true)
             endLine()
-        case .importFinished, .importFailed:
+        case .importFinished, .importFailed, .restoreFinished, .restoreFailed:
             endLine()
         default:
             break

@@ -35,7 +35,7 @@ struct APIError: Error, Sendable {
 
     private static func status(of kind: AlbumKitError.Kind) -> HTTPResponse.Status {
         switch kind {
-        case .noSuchAlbum: .notFound
+        case .noSuchAlbum, .noSuchCover: .notFound
         case .historyEmpty, .libraryState: .conflict
         case .invalidAlbum, .unreadableInput, .unsupported: .unprocessableContent
         case .limitExceeded: .contentTooLarge

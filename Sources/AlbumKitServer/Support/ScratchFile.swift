@@ -16,7 +16,7 @@ final class ScratchFile: Sendable {
         url = folder.appendingPathComponent(".albumkit-\(purpose)-\(UUID().uuidString.lowercased()).\(ending)")
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw AlbumKitError(.fileSystem, "\(url.path): cannot create: \(String(cString: strerror(errno)))")
+            throw AlbumKitError.fileSystem(url.path, "create", errno: errno)
         }
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
