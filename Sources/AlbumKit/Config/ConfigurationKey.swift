@@ -46,6 +46,10 @@ public struct ConfigurationKey: Sendable {
         .integer("covers.maxBytes", \.covers.maxBytes),
         .integer("covers.concurrency", \.covers.concurrency, minimum: 1),
         .number("covers.timeoutSeconds", \.covers.timeoutSeconds),
+        .integer("covers.minPixels", \.covers.minPixels),
+        .number("covers.maxAspect", \.covers.maxAspect, minimum: 1, unit: "a ratio"),
+        .text("lookups.userAgent", \.lookups.userAgent),
+        .number("lookups.retryAfterDays", \.lookups.retryAfterDays, unit: "a number of days"),
         .integer("limits.coverBytes", \.limits.coverBytes),
         .integer("limits.listBytes", \.limits.listBytes),
         .integer("limits.archiveBytes", \.limits.archiveBytes),
@@ -153,11 +157,12 @@ extension ConfigurationKey {
         }, render: { String($0[keyPath: path]) })
     }
 
-    static func number(_ name: String, _ path: ConfigurationPath<Double>) -> Self {
+    /// A number of at least `minimum`; `unit` says in an error what it counts.
+    static func number(_ name: String, _ path: ConfigurationPath<Double>, minimum: Double = 0, unit: String = "a number of seconds") -> Self {
         Self(name: name, assign: { config, value throws(ConfigurationProblem) in
             let text = try scalar(value)
-            guard let number = Double(text), number.isFinite, number >= 0 else {
-                throw ConfigurationProblem(message: "must be a number of seconds, not '\(text)'")
+            guard let number = Double(text), number.isFinite, number >= minimum else {
+                throw ConfigurationProblem(message: "must be \(unit)\(minimum > 0 ? " of at least \(minimum)" : ""), not '\(text)'")
             }
             config[keyPath: path] = number
         }, render: { String($0[keyPath: path]) })
