@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "LookupsTests",
             dependencies: [
-                "Lookups", "HTTPCovers", "AlbumKit", "AlbumKitTesting", "LoopbackHTTPServer",
+                "Lookups", "HTTPCovers", "AlbumKit", "AlbumKitTesting", "LoopbackHTTPServer", "albumkit",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             exclude: ["Fixtures"]

@@ -16,10 +16,15 @@ extension LookupQuery {
 
 /// A cover fetcher that finds covers by album through the lookup services: its bytes are
 /// what ``find(_:)`` finds.
-public protocol LookupCoverFetcher: CoverFetcher {}
+public protocol LookupCoverFetcher: CoverFetcher {
+    /// The services it asks.
+    var services: LookupServices { get }
+}
 
 extension LookupCoverFetcher {
     public var findsByAlbum: Bool { true }
+
+    public var requestCounts: [String: Int] { services.tally.byService }
 
     public func fetch(_ request: CoverFetchRequest) async throws -> Data? { try await find(request)?.bytes }
 }
@@ -28,7 +33,7 @@ extension LookupCoverFetcher {
 /// group; an album with neither is first matched on MusicBrainz (a match counts at
 /// `plugins.musicbrainz.minScore`), and the match is reported in the found `ids`.
 public final class CoverArtArchiveFetcher: LookupCoverFetcher {
-    private let services: LookupServices
+    public let services: LookupServices
 
     public init(services: LookupServices) { self.services = services }
 
@@ -54,7 +59,7 @@ public final class CoverArtArchiveFetcher: LookupCoverFetcher {
 /// `itunes`: the artwork, at 600×600, of the album the iTunes Search API finds by the
 /// album's artist and title; its collection id is reported as the `itunes` id.
 public final class ITunesCoverFetcher: LookupCoverFetcher {
-    private let services: LookupServices
+    public let services: LookupServices
 
     public init(services: LookupServices) { self.services = services }
 
@@ -69,7 +74,7 @@ public final class ITunesCoverFetcher: LookupCoverFetcher {
 /// `discogs`: the primary image of the album's Discogs release (its `discogs` id, or a
 /// `discogs:` album id), with `plugins.discogs.token`. Without a token, Discogs is skipped.
 public final class DiscogsCoverFetcher: LookupCoverFetcher {
-    private let services: LookupServices
+    public let services: LookupServices
 
     public init(services: LookupServices) { self.services = services }
 

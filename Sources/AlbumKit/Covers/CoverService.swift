@@ -125,7 +125,8 @@ public final class CoverService: Sendable {
         for fetcher in fetchers { await fetcher.shutdown() }
         try await record()
         try await writeFindings()
-        let (summary, error) = state.withLock { ($0.summary, $0.recordingError) }
+        var (summary, error) = state.withLock { ($0.summary, $0.recordingError) }
+        for fetcher in fetchers { summary.requests.merge(fetcher.requestCounts, uniquingKeysWith: +) }
         if let error { throw error }
         return summary
     }

@@ -25,6 +25,9 @@ public protocol CoverFetcher: Sendable {
     /// The cover for `request` with what the fetcher learned of the album on the way; nil
     /// when it does not handle the request or learned nothing.
     func find(_ request: CoverFetchRequest) async throws -> FoundCover?
+    /// How many requests it sent to each service it asks (a lookup fetcher's services), for
+    /// the summary of a round.
+    var requestCounts: [String: Int] { get }
     /// Releases what the fetcher holds (connections); called once, when fetching is done.
     func shutdown() async
 }
@@ -35,6 +38,9 @@ extension CoverFetcher {
 
     /// A fetcher follows references unless it says otherwise.
     public var findsByAlbum: Bool { false }
+
+    /// A fetcher asks no service unless it says otherwise.
+    public var requestCounts: [String: Int] { [:] }
 
     /// What ``fetch(_:)`` gives, having learned nothing on the way.
     public func find(_ request: CoverFetchRequest) async throws -> FoundCover? {

@@ -26,6 +26,9 @@ struct CoversCommand: AsyncParsableCommand {
                 try await library.fetchCovers(of: albums.isEmpty ? nil : albums.map(AlbumReference.init), all: all)
             }
             print("Covers: \(summary.fetched) fetched, \(summary.cached) already stored, \(summary.failures.count) failed.")
+            if !summary.requests.isEmpty {
+                print("Requests: " + summary.requests.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ".")
+            }
             for failure in summary.failures {
                 // An album that names no cover was looked up: its reason says what was asked.
                 print("  failed: \(failure.album)\(failure.reference.isEmpty ? "" : " \(failure.reference)"): \(failure.reason)")
