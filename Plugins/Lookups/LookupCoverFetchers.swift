@@ -2,15 +2,18 @@ import AlbumKit
 import Foundation
 
 extension LookupQuery {
-    /// What `album` says of itself to the services: its artist, title and year, and the
-    /// identity a source gave it (`mb:<mbid>` → `musicbrainz`, `discogs:<id>` → `discogs`).
+    /// What `album` says of itself to the services: its artist, title, year, label, catalog
+    /// number, barcode and `ids` — and, where `ids` does not name it, the identity a source
+    /// gave the album as its id (`mb:<mbid>` → `musicbrainz`, `discogs:<id>` → `discogs`).
     public init(album: Album) {
-        var ids: [String: String] = [:]
+        var ids = album.ids
         let id = album.id.rawValue
-        for (prefix, name) in [("mb:", "musicbrainz"), ("discogs:", "discogs")] where id.hasPrefix(prefix) {
+        for (prefix, name) in [("mb:", "musicbrainz"), ("discogs:", "discogs")] where id.hasPrefix(prefix) && ids[name] == nil {
             ids[name] = String(id.dropFirst(prefix.count))
         }
-        self.init(artist: album.artist, title: album.title, year: album.year.isEmpty ? nil : album.year, ids: ids)
+        self.init(
+            artist: album.artist, title: album.title, year: album.year.isEmpty ? nil : album.year, label: album[.label],
+            catalogNumber: album[.catalogNumber], barcode: album[.barcode], ids: ids)
     }
 }
 

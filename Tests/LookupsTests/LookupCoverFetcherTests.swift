@@ -50,6 +50,10 @@ import Testing
         #expect(darkSide.coverUrl == CoverKey(bytes: try await TestImages.make(1200, 1200, "jpg"), fileExtension: "jpg").bundlePath, "the archive's front, matched on MusicBrainz")
         #expect(astley.coverUrl == CoverKey(bytes: try await TestImages.make(600, 600, "jpg"), fileExtension: "jpg").bundlePath, "Discogs' primary image")
         #expect(await library.coverState(of: darkSide) == .stored)
+        #expect(darkSide.ids == ["musicbrainz": Answers.release, "musicbrainzGroup": Answers.releaseGroup], "the MusicBrainz match is kept")
+        #expect(astley.ids.isEmpty, "no new identity: Discogs was asked by the album's own id")
+        let wembley = try #require(after.first { $0.id.rawValue == "a3" })
+        #expect(wembley.ids == ["itunes": "1065973699"], "the album iTunes found is kept though its artwork was passed over")
         let failures = Dictionary(uniqueKeysWithValues: summary.failures.map { ($0.album.rawValue, $0.reason) })
         #expect(failures["a3"] == "Pink Floyd - The Dark Side of the Moon Live at Wembley 1974: 100×100 pixels, smaller than covers.minPixels (300)", "the thumbnail is passed over")
         #expect(failures["a4"]?.hasSuffix("found a cover") == true, "\(failures)")
@@ -66,6 +70,24 @@ import Testing
         await local.stop()
         #expect(summary == CoverFetchSummary())
         #expect(local.server.requests.isEmpty)
+    }
+
+    @Test func anAlbumsOwnIdsAndFactsAreWhatIsAsked() async throws {
+        let local = try await LocalServices.start(StandardAnswers.answer)
+        var known = try album("k1", "Pink Floyd", "The Dark Side of the Moon")
+        known.ids = ["musicbrainz": Answers.release]
+        var described = try album("k2", "Pink Floyd", "The Dark Side of the Moon")
+        described[.label] = "Harvest"
+        described[.catalogNumber] = "SHVL 804"
+        described[.barcode] = "123"
+        let (library, _, folder) = try await library([known, described], local: local, fetchers: ["coverartarchive"])
+        defer { folder.remove() }
+        let summary = try await library.fetchCovers()
+        await local.stop()
+        #expect(summary.fetched == 2 && summary.requests["musicbrainz"] == 1, "\(summary)")
+        let search = try #require(local.server.requests(to: "/ws/2/release").first?.query["query"])
+        #expect(search == #"release:"The Dark Side of the Moon" AND artist:"Pink Floyd" label:"Harvest" catno:"SHVL 804" barcode:"123""#, "the album with an MBID is not searched; the other is searched by its facts")
+        #expect(try await library.albums().map(\.ids) == [["musicbrainz": Answers.release], ["musicbrainz": Answers.release, "musicbrainzGroup": Answers.releaseGroup]])
     }
 
     @Test func aFailingReferenceFallsToTheLookups() async throws {

@@ -292,6 +292,11 @@ struct AlbumFindings: Sendable {
     func applied(to album: Album) -> Album? {
         var changed = album
         if let cover, changed.coverUrl == nil { changed.coverUrl = cover.bundlePath }
+        var details = album.details
+        for (name, value) in ids where details.ids[name] == nil { details.ids[name] = value }
+        // What a service answered is checked as any input is; ids that would break a rule
+        // (too many, a bad name) are left out, the cover still kept.
+        if let checked = try? details.validated(album: { album.id.rawValue }) { changed.details = checked }
         return changed == album ? nil : changed
     }
 }
