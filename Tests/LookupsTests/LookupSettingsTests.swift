@@ -26,15 +26,25 @@ import Testing
             plugins:
               musicbrainz: {baseURL: "http://127.0.0.1:5000/ws/2", minScore: 95}
               discogs: {token: abc}
-            """, env: ["ALBUMKIT_PLUGINS_MUSICBRAINZ_REQUESTS_PER_SECOND": "0.5", "ALBUMKIT_PLUGINS_ITUNES_COUNTRY": "gb"])
+            """, env: [
+                "ALBUMKIT_PLUGINS_MUSICBRAINZ_REQUESTS_PER_SECOND": "0.5", "ALBUMKIT_PLUGINS_ITUNES_COUNTRY": "gb",
+                "ALBUMKIT_PLUGINS_COVERARTARCHIVE_BASE_URL": "http://127.0.0.1:5001",
+            ])
         #expect(configuration.covers.minPixels == 500 && configuration.covers.maxAspect == 1.3)
         #expect(configuration.lookups.userAgent == "mine/2.0 ( me@example.com )" && configuration.lookups.retryAfterDays == 7)
         let services = try LookupServices(configuration: configuration)
         #expect(services.musicBrainz.connection.baseURL == "http://127.0.0.1:5000/ws/2" && services.musicBrainz.minScore == 95)
         #expect(configuration.settings(for: "musicbrainz").number("requestsPerSecond") == 0.5)
-        #expect(services.coverArtArchive.connection.baseURL == "https://coverartarchive.org", "the default")
+        #expect(services.coverArtArchive.connection.baseURL == "http://127.0.0.1:5001", "baseURL is BASE_URL in the environment")
         #expect(services.iTunes.country == "gb")
         #expect(services.discogs?.connection.baseURL == "https://api.discogs.com")
+    }
+
+    @Test func aRunOfCapitalsIsOneWordInTheEnvironment() {
+        #expect(ConfigurationKey.environmentName(for: "plugins.musicbrainz.baseURL") == "ALBUMKIT_PLUGINS_MUSICBRAINZ_BASE_URL")
+        #expect(ConfigurationKey.environmentName(for: "plugins.x.URLPath") == "ALBUMKIT_PLUGINS_X_URL_PATH")
+        #expect(ConfigurationKey.environmentName(for: "storage.lockTimeoutSeconds") == "ALBUMKIT_STORAGE_LOCK_TIMEOUT_SECONDS")
+        #expect(ConfigurationKey.environmentName(for: "plugins.genre-map.table") == "ALBUMKIT_PLUGINS_GENRE_MAP_TABLE")
     }
 
     @Test func theDefaultsAreSPEC11s() throws {

@@ -39,7 +39,8 @@ public struct Configuration: Sendable, Hashable {
 
     /// The `covers` section.
     public struct Covers: Sendable, Hashable {
-        /// The fetcher chain, in order; nil for every registered fetcher in registration order.
+        /// The fetcher chain, in order; nil for the default chain (every fetcher registered into
+        /// it, in registration order: all but the lookups).
         public var fetchers: [String]?
         public var allowedSchemes = ["https", "http", "file"]
         public var fileRoots: [String] = []

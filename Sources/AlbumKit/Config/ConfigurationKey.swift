@@ -14,17 +14,24 @@ public struct ConfigurationKey: Sendable {
 
     /// The environment variable of the dotted key `name`: `ALBUMKIT_` and the name in upper
     /// snake case (`storage.lockTimeoutSeconds` → `ALBUMKIT_STORAGE_LOCK_TIMEOUT_SECONDS`,
-    /// `plugins.genre-map.table` → `ALBUMKIT_PLUGINS_GENRE_MAP_TABLE`).
+    /// `plugins.genre-map.table` → `ALBUMKIT_PLUGINS_GENRE_MAP_TABLE`); a run of capitals is
+    /// one word (`plugins.musicbrainz.baseURL` → `ALBUMKIT_PLUGINS_MUSICBRAINZ_BASE_URL`).
     public static func environmentName(for name: String) -> String {
         var result = "ALBUMKIT_"
-        for character in name {
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
             if character == "." || character == "-" {
                 result += "_"
-            } else if character.isUppercase {
-                result += "_" + String(character)
-            } else {
-                result += character.uppercased()
+                continue
             }
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                // A word starts at a capital after a small letter, or at the last capital of a
+                // run that a small letter follows (`URLPath` → `URL_PATH`).
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) { result += "_" }
+            }
+            result += character.uppercased()
         }
         return result
     }
@@ -142,7 +149,7 @@ extension ConfigurationKey {
 
     static func optionalList(_ name: String, _ path: ConfigurationPath<[String]?>) -> Self {
         Self(name: name, assign: { config, value in config[keyPath: path] = value.items },
-             render: { $0[keyPath: path].map { "[" + $0.joined(separator: ", ") + "]" } ?? "(every registered one)" })
+             render: { $0[keyPath: path].map { "[" + $0.joined(separator: ", ") + "]" } ?? "(the default chain)" })
     }
 
     static func integer<N: FixedWidthInteger & Sendable>(
