@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "HTTPCovers", targets: ["HTTPCovers"]),
+        .library(name: "Lookups", targets: ["Lookups"]),
         .library(name: "AlbumKitServer", targets: ["AlbumKitServer"]),
         .library(name: "SourceSupport", targets: ["SourceSupport"]),
         .library(name: "ITunesSource", targets: ["ITunesSource"]),
@@ -71,7 +72,7 @@ let package = Package(
         .target(
             name: "AlbumKitInstalled",
             dependencies: [
-                "AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers",
+                "AlbumKit", "AlbumKitBundle", "SQLiteStorage", "PostgresStorage", "HTTPCovers", "Lookups",
                 "ITunesSource", "DiscogsSource", "RYMSource", "BeetsSource", "KodiSource", "AudioFiles",
             ]
         ),
@@ -110,14 +111,35 @@ let package = Package(
             ],
             path: "Plugins/HTTPCovers"
         ),
+        // A real HTTP server on loopback that tests play a service with (covers, lookups).
+        .target(
+            name: "LoopbackHTTPServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/LoopbackHTTPServer"
+        ),
         .testTarget(
             name: "HTTPCoversTests",
             dependencies: [
-                "HTTPCovers", "AlbumKit", "AlbumKitTesting", "albumkit",
+                "HTTPCovers", "AlbumKit", "AlbumKitTesting", "albumkit", "LoopbackHTTPServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
+        ),
+        // The services of SPEC 11 (MusicBrainz, Cover Art Archive, iTunes Search, Discogs) over
+        // HTTPCovers' guarded client.
+        .target(name: "Lookups", dependencies: ["AlbumKit", "HTTPCovers"], path: "Plugins/Lookups"),
+        .testTarget(
+            name: "LookupsTests",
+            dependencies: [
+                "Lookups", "HTTPCovers", "AlbumKit", "AlbumKitTesting", "LoopbackHTTPServer", "albumkit",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "SQLiteStorageTests", dependencies: ["SQLiteStorage", "AlbumKit", "AlbumKitBundle", "AlbumKitTesting", "albumkit"]),
         .executableTarget(

@@ -6,6 +6,7 @@ import DiscogsSource
 import HTTPCovers
 import ITunesSource
 import KodiSource
+import Lookups
 import PostgresStorage
 import RYMSource
 import SQLiteStorage
@@ -21,6 +22,7 @@ extension AdapterRegistry {
         registry.register(.sqlite)
         registry.register(.postgres)
         registry.register(.httpCovers)
+        registry.registerLookups()
         registry.register(ITunesSource())
         registry.register(DiscogsSource())
         registry.register(RYMSource())

@@ -12,7 +12,7 @@ public struct AdapterRegistry: Sendable {
     public private(set) var coverFetchers: [String: CoverFetcherFactory] = [:]
     public private(set) var importStages: [String: ImportStageFactory] = [:]
     public private(set) var exporters: [any Exporter] = []
-    /// The cover fetchers' names in registration order: the default fetcher chain.
+    /// The default fetcher chain: the names of the fetchers registered into it, in order.
     public private(set) var coverFetcherOrder: [String] = []
     /// Settings sections declared by modules rather than adapters (`serve`).
     public private(set) var declaredSections: [String: [SettingDeclaration]] = [:]
@@ -31,9 +31,11 @@ public struct AdapterRegistry: Sendable {
             albumSources.append(source)
         }
     }
-    /// Registers a cover fetcher under its name.
-    public mutating func register(_ factory: CoverFetcherFactory) {
-        if coverFetchers[factory.name] == nil { coverFetcherOrder.append(factory.name) }
+    /// Registers a cover fetcher under its name; `inDefaultChain`: it is part of the chain
+    /// used when `covers.fetchers` is unset (a fetcher that asks services on the network about
+    /// every album is not: it is named to be used).
+    public mutating func register(_ factory: CoverFetcherFactory, inDefaultChain: Bool = true) {
+        if coverFetchers[factory.name] == nil, inDefaultChain { coverFetcherOrder.append(factory.name) }
         coverFetchers[factory.name] = factory
     }
     /// Declares the settings of a section that belongs to a module, not to an adapter (the

@@ -39,13 +39,28 @@ public struct Configuration: Sendable, Hashable {
 
     /// The `covers` section.
     public struct Covers: Sendable, Hashable {
-        /// The fetcher chain, in order; nil for every registered fetcher in registration order.
+        /// The fetcher chain, in order; nil for the default chain (every fetcher registered into
+        /// it, in registration order: all but the lookups).
         public var fetchers: [String]?
         public var allowedSchemes = ["https", "http", "file"]
         public var fileRoots: [String] = []
         public var maxBytes = 20_000_000
         public var concurrency = 8
         public var timeoutSeconds = 15.0
+        /// An image a lookup found (SPEC 11) narrower or lower than this many pixels is passed over.
+        public var minPixels = 300
+        /// An image a lookup found whose longer side is more than this many times its shorter
+        /// one is passed over (a cover is about square).
+        public var maxAspect = 1.15
+    }
+
+    /// The `lookups` section: how AlbumKit asks the services of SPEC 11 about an album.
+    public struct Lookups: Sendable, Hashable {
+        /// Sent with every request; MusicBrainz asks for a contact in it
+        /// (`albumkit/1.0 ( you@example.com )`).
+        public var userAgent = "albumkit/\(AlbumKitVersion.current)"
+        /// A lookup that found nothing is not asked again before this many days.
+        public var retryAfterDays = 30.0
     }
 
     /// The `plugins` section's own keys.
@@ -60,6 +75,7 @@ public struct Configuration: Sendable, Hashable {
     public var library: String
     public var storage = Storage()
     public var covers = Covers()
+    public var lookups = Lookups()
     public var limits = Limits()
     /// The stages `import` runs, in order (`import.stages`).
     public var importStages = AdapterRegistry.defaultImportStages

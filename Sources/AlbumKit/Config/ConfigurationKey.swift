@@ -14,17 +14,24 @@ public struct ConfigurationKey: Sendable {
 
     /// The environment variable of the dotted key `name`: `ALBUMKIT_` and the name in upper
     /// snake case (`storage.lockTimeoutSeconds` → `ALBUMKIT_STORAGE_LOCK_TIMEOUT_SECONDS`,
-    /// `plugins.genre-map.table` → `ALBUMKIT_PLUGINS_GENRE_MAP_TABLE`).
+    /// `plugins.genre-map.table` → `ALBUMKIT_PLUGINS_GENRE_MAP_TABLE`); a run of capitals is
+    /// one word (`plugins.musicbrainz.baseURL` → `ALBUMKIT_PLUGINS_MUSICBRAINZ_BASE_URL`).
     public static func environmentName(for name: String) -> String {
         var result = "ALBUMKIT_"
-        for character in name {
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
             if character == "." || character == "-" {
                 result += "_"
-            } else if character.isUppercase {
-                result += "_" + String(character)
-            } else {
-                result += character.uppercased()
+                continue
             }
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                // A word starts at a capital after a small letter, or at the last capital of a
+                // run that a small letter follows (`URLPath` → `URL_PATH`).
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) { result += "_" }
+            }
+            result += character.uppercased()
         }
         return result
     }
@@ -46,6 +53,10 @@ public struct ConfigurationKey: Sendable {
         .integer("covers.maxBytes", \.covers.maxBytes),
         .integer("covers.concurrency", \.covers.concurrency, minimum: 1),
         .number("covers.timeoutSeconds", \.covers.timeoutSeconds),
+        .integer("covers.minPixels", \.covers.minPixels),
+        .number("covers.maxAspect", \.covers.maxAspect, minimum: 1, unit: "a ratio"),
+        .text("lookups.userAgent", \.lookups.userAgent),
+        .number("lookups.retryAfterDays", \.lookups.retryAfterDays, unit: "a number of days"),
         .integer("limits.coverBytes", \.limits.coverBytes),
         .integer("limits.listBytes", \.limits.listBytes),
         .integer("limits.archiveBytes", \.limits.archiveBytes),
@@ -138,7 +149,7 @@ extension ConfigurationKey {
 
     static func optionalList(_ name: String, _ path: ConfigurationPath<[String]?>) -> Self {
         Self(name: name, assign: { config, value in config[keyPath: path] = value.items },
-             render: { $0[keyPath: path].map { "[" + $0.joined(separator: ", ") + "]" } ?? "(every registered one)" })
+             render: { $0[keyPath: path].map { "[" + $0.joined(separator: ", ") + "]" } ?? "(the default chain)" })
     }
 
     static func integer<N: FixedWidthInteger & Sendable>(
@@ -153,11 +164,12 @@ extension ConfigurationKey {
         }, render: { String($0[keyPath: path]) })
     }
 
-    static func number(_ name: String, _ path: ConfigurationPath<Double>) -> Self {
+    /// A number of at least `minimum`; `unit` says in an error what it counts.
+    static func number(_ name: String, _ path: ConfigurationPath<Double>, minimum: Double = 0, unit: String = "a number of seconds") -> Self {
         Self(name: name, assign: { config, value throws(ConfigurationProblem) in
             let text = try scalar(value)
-            guard let number = Double(text), number.isFinite, number >= 0 else {
-                throw ConfigurationProblem(message: "must be a number of seconds, not '\(text)'")
+            guard let number = Double(text), number.isFinite, number >= minimum else {
+                throw ConfigurationProblem(message: "must be \(unit)\(minimum > 0 ? " of at least \(minimum)" : ""), not '\(text)'")
             }
             config[keyPath: path] = number
         }, render: { String($0[keyPath: path]) })

@@ -13,6 +13,8 @@ public struct CoverFetchSummary: Sendable, Hashable {
     public var cached = 0
     /// Covers that could not be fetched.
     public var failures: [Failure] = []
+    /// Requests sent to each service the fetchers ask (`musicbrainz`, `coverartarchive`…).
+    public var requests: [String: Int] = [:]
 
     public init() {}
 }

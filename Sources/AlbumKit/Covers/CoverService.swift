@@ -9,15 +9,34 @@ import Synchronization
 /// for the work. Every reference → cover mapping is recorded in the library's memento as it
 /// lands (batched to at most one save per ``flushInterval``), so a crash mid-round forgets no
 /// finished download.
+///
+/// The chain is tried in order: a fetcher that declines or fails passes the album on to the
+/// next (the reasons are kept for the failure). A fetcher that finds covers by album (a
+/// lookup service) is also asked for an album that names no cover (``request(_:)``); what it
+/// finds must pass `covers.minPixels` and `covers.maxAspect`, else the next fetcher is
+/// asked. What such a fetcher found — the cover, for an album that named none, as its
+/// `covers/<name>`; identities found on the way, in its `ids` — is written into the albums by
+/// ``finish()``, as one step of history.
 public final class CoverService: Sendable {
-    /// How one reference was resolved: `fetchedBytes` is nil when the store already had it.
+    /// How one reference was resolved: `fetchedBytes` is nil when the store already had it;
+    /// `ids` are the album's identities a fetcher found on the way.
     private struct Outcome: Sendable {
         let resolution: CoverResolution
         let fetchedBytes: Int?
+        var ids: [String: String] = [:]
+    }
+
+    /// What one fetch is for: a reference (shared by every album naming it), or an album
+    /// that names no cover.
+    private enum Subject: Hashable {
+        case reference(String)
+        case album(AlbumID)
     }
 
     private struct State {
-        var inFlight: [String: Task<Outcome, Never>] = [:]
+        var inFlight: [Subject: Task<Outcome, Never>] = [:]
+        /// What fetchers found for albums, to be written into them by ``finish()``.
+        var found: [AlbumID: AlbumFindings] = [:]
         var deliveries: [Task<Void, Never>] = []
         /// Results not yet recorded in the memento.
         var unrecorded: [String: CoverResolution] = [:]
@@ -32,8 +51,8 @@ public final class CoverService: Sendable {
 
     private let library: Library
     private let fetchers: [any CoverFetcher]
+    private let covers: Configuration.Covers
     private let allowedSchemes: Set<String>
-    private let maxBytes: Int
     private let limiter: ConcurrencyLimiter
     private let state = Mutex(State())
 
@@ -41,32 +60,52 @@ public final class CoverService: Sendable {
     public init(library: Library, fetchers: [any CoverFetcher], covers: Configuration.Covers) {
         self.library = library
         self.fetchers = fetchers
+        self.covers = covers
         self.allowedSchemes = Set(covers.allowedSchemes.map { $0.lowercased() })
-        self.maxBytes = covers.maxBytes
         self.limiter = ConcurrencyLimiter(limit: covers.concurrency)
     }
+
+    /// Whether a fetcher of the chain finds covers by album, so that albums naming no cover
+    /// are worth asking for.
+    public var findsByAlbum: Bool { fetchers.contains { $0.findsByAlbum } }
 
     /// Subscribes to the library's hub: every `cover.requested` becomes a request.
     public func attach() -> HubSubscription {
         library.hub.subscribe { [self] event in
-            if case .coverRequested(let id, let reference) = event { request(id, reference: reference) }
+            // An empty reference is an album that names no cover: its requester asks with the album.
+            if case .coverRequested(let id, let reference) = event, !reference.isEmpty { request(id, reference: reference) }
         }
     }
 
     /// Asks for the cover `reference` of album `id`; the outcome is published on the hub.
-    public func request(_ id: AlbumID, reference: String) {
+    /// `album`, when given, is what a fetcher finding by album looks up (else it is read
+    /// from the library when such a fetcher is in the chain).
+    public func request(_ id: AlbumID, reference: String, album: Album? = nil) {
         state.withLock { state in
-            if let shared = state.inFlight[reference] {
+            if let shared = state.inFlight[.reference(reference)] {
                 state.deliveries.append(Task { [self] in
                     deliver(Outcome(resolution: await shared.value.resolution, fetchedBytes: nil), to: id, reference: reference)
                 })
                 return
             }
-            let fetch = Task { [self] in await limiter.run { await self.resolve(reference) } }
-            state.inFlight[reference] = fetch
+            let fetch = Task { [self] in await limiter.run { await self.resolve(reference, for: id, album: album) } }
+            state.inFlight[.reference(reference)] = fetch
             state.deliveries.append(Task { [self] in
                 deliver(await fetch.value, to: id, reference: reference)
             })
+        }
+    }
+
+    /// Asks for a cover of `album`: its reference's, or — when it names none — one the
+    /// fetchers that find by album find (nothing is asked when none of them is in the chain).
+    public func request(_ album: Album) {
+        if let reference = album.coverUrl { return request(album.id, reference: reference, album: album) }
+        guard findsByAlbum else { return }
+        state.withLock { state in
+            guard state.inFlight[.album(album.id)] == nil else { return }
+            let fetch = Task { [self] in await limiter.run { await self.find(album) } }
+            state.inFlight[.album(album.id)] = fetch
+            state.deliveries.append(Task { [self] in deliverFound(await fetch.value, to: album.id) })
         }
     }
 
@@ -85,7 +124,9 @@ public final class CoverService: Sendable {
         while let flush = state.withLock({ $0.flush }) { await flush.value }
         for fetcher in fetchers { await fetcher.shutdown() }
         try await record()
-        let (summary, error) = state.withLock { ($0.summary, $0.recordingError) }
+        try await writeFindings()
+        var (summary, error) = state.withLock { ($0.summary, $0.recordingError) }
+        for fetcher in fetchers { summary.requests.merge(fetcher.requestCounts, uniquingKeysWith: +) }
         if let error { throw error }
         return summary
     }
@@ -130,6 +171,7 @@ public final class CoverService: Sendable {
         }
         state.withLock { state in
             state.unrecorded[reference] = resolution
+            if !outcome.ids.isEmpty { state.found[id, default: AlbumFindings()].ids.merge(outcome.ids) { old, _ in old } }
             switch event {
             case .coverFetched: state.summary.fetched += 1
             case .coverCached: state.summary.cached += 1
@@ -140,35 +182,121 @@ public final class CoverService: Sendable {
         scheduleFlush()
     }
 
+    /// Publishes what the fetchers found for an album that names no cover, and keeps it for
+    /// ``writeFindings()``: the cover as the album's reference, and the identities found.
+    private func deliverFound(_ outcome: Outcome, to id: AlbumID) {
+        let event: LibraryEvent
+        if let key = outcome.resolution.key {
+            event = .coverFetched(id, reference: key.bundlePath, key: key, bytes: outcome.fetchedBytes ?? 0)
+        } else {
+            event = .coverFailed(id, reference: "", reason: outcome.resolution.failure ?? "unknown")
+        }
+        state.withLock { state in
+            var findings = state.found[id, default: AlbumFindings()]
+            findings.cover = outcome.resolution.key
+            findings.ids.merge(outcome.ids) { old, _ in old }
+            if findings.cover != nil || !findings.ids.isEmpty { state.found[id] = findings }
+            if outcome.resolution.key != nil {
+                state.summary.fetched += 1
+            } else {
+                state.summary.failures.append(.init(album: id, reference: "", reason: outcome.resolution.failure ?? ""))
+            }
+        }
+        library.hub.publish(event)
+    }
+
+    /// Writes what the fetchers found into the albums, as one step of history: a cover for
+    /// an album that still names none, identities the album does not have yet.
+    private func writeFindings() async throws {
+        let found = state.withLock { state in
+            defer { state.found = [:] }
+            return state.found
+        }
+        guard !found.isEmpty else { return }
+        try await library.commit(label: "covers fetch: what the lookups found") { snapshot in
+            var edits: [LibraryEdit] = []
+            for album in snapshot.albums {
+                guard let findings = found[album.id], let changed = findings.applied(to: album) else { continue }
+                edits.append(.update(before: album, after: changed))
+            }
+            return (edits, ())
+        }
+    }
+
     /// The stored cover when the memento already maps `reference` to bytes the store holds;
-    /// else the first fetcher that handles it.
-    private func resolve(_ reference: String) async -> Outcome {
+    /// else the first fetcher that gives an image.
+    private func resolve(_ reference: String, for id: AlbumID, album: Album?) async -> Outcome {
         let store = library.storage.covers
         if let key = await library.memento.covers[reference]?.key ?? CoverKey(fileName: reference),
             (try? await store.contains(key)) == true
         {
             return Outcome(resolution: .stored(key), fetchedBytes: nil)
         }
-        do {
-            let (key, count) = try await fetch(reference, into: store)
-            return Outcome(resolution: .stored(key), fetchedBytes: count)
-        } catch {
-            return Outcome(resolution: .failed(String(describing: error)), fetchedBytes: 0)
+        if let scheme = URL(string: reference)?.scheme?.lowercased(), !reference.hasPrefix("covers/"), !allowedSchemes.contains(scheme) {
+            return Outcome(resolution: .failed("\(reference): the scheme '\(scheme)' is not in covers.allowedSchemes"), fetchedBytes: 0)
         }
+        var album = album
+        if album == nil, findsByAlbum { album = try? await library.album(AlbumReference(id.rawValue)).album }
+        return await fetch(CoverFetchRequest(reference: reference, maxBytes: covers.maxBytes, album: album), through: fetchers, into: store)
     }
 
-    private func fetch(_ reference: String, into store: any CoverStore) async throws -> (CoverKey, Int) {
-        if let scheme = URL(string: reference)?.scheme?.lowercased(), !reference.hasPrefix("covers/"), !allowedSchemes.contains(scheme) {
-            throw AlbumKitError(.unsupported, "\(reference): the scheme '\(scheme)' is not in covers.allowedSchemes")
-        }
-        let request = CoverFetchRequest(reference: reference, maxBytes: maxBytes)
+    /// A cover for `album`, which names none, from the fetchers that find by album.
+    private func find(_ album: Album) async -> Outcome {
+        let request = CoverFetchRequest(reference: "", maxBytes: covers.maxBytes, album: album)
+        return await fetch(request, through: fetchers.filter(\.findsByAlbum), into: library.storage.covers)
+    }
+
+    /// The first image `fetchers` give for `request`, stored; a fetcher that declines,
+    /// fails, or finds an image that will not do passes it to the next. The failure names
+    /// every reason met, or that no fetcher handles the request.
+    private func fetch(_ request: CoverFetchRequest, through fetchers: [any CoverFetcher], into store: any CoverStore) async -> Outcome {
+        let subject = request.reference.isEmpty ? "\(request.album?.artist ?? "") - \(request.album?.title ?? "")" : request.reference
+        var reasons: [(fetcher: String, reason: String)] = []
+        var ids: [String: String] = [:]
         for fetcher in fetchers {
-            guard let bytes = try await fetcher.fetch(request) else { continue }
-            guard let kind = ImageKind(sniffing: bytes) else {
-                throw AlbumKitError(.unreadableInput, "\(reference): not a JPEG, PNG, GIF or WebP image (\(bytes.count) bytes starting \(bytes.prefix(8).map { String(format: "%02x", $0) }.joined()))")
+            do {
+                guard let found = try await fetcher.find(request) else { continue }
+                ids.merge(found.ids) { old, _ in old }
+                guard let bytes = found.bytes else { continue }
+                guard let kind = ImageKind(sniffing: bytes) else {
+                    reasons.append((fetcher.name, "\(subject): \(ImageKind.notAnImage(bytes))"))
+                    continue
+                }
+                if fetcher.findsByAlbum, let problem = covers.problem(withFoundImage: bytes) {
+                    reasons.append((fetcher.name, "\(subject): \(problem)"))
+                    continue
+                }
+                let key = try await store.put(bytes, fileExtension: kind.fileExtension)
+                return Outcome(resolution: .stored(key), fetchedBytes: bytes.count, ids: ids)
+            } catch {
+                reasons.append((fetcher.name, String(describing: error)))
             }
-            return (try await store.put(bytes, fileExtension: kind.fileExtension), bytes.count)
         }
-        throw AlbumKitError(.unsupported, "\(reference): no fetcher in covers.fetchers (\(fetchers.map(\.name).joined(separator: ", "))) handles it")
+        let failure = switch reasons.count {
+        case 0: "\(subject): no fetcher in covers.fetchers (\(self.fetchers.map(\.name).joined(separator: ", "))) \(request.reference.isEmpty ? "found a cover" : "handles it")"
+        case 1: reasons[0].reason
+        default: reasons.map { "\($0.fetcher): \($0.reason)" }.joined(separator: "; ")
+        }
+        return Outcome(resolution: .failed(failure), fetchedBytes: 0, ids: ids)
+    }
+}
+
+/// What the fetchers found for one album: a cover (for an album that named none) and
+/// identities it did not have.
+struct AlbumFindings: Sendable {
+    var cover: CoverKey?
+    var ids: [String: String] = [:]
+
+    /// `album` with what was found, or nil when nothing would change: a cover only where the
+    /// album still names none, identities only where it has none of that name.
+    func applied(to album: Album) -> Album? {
+        var changed = album
+        if let cover, changed.coverUrl == nil { changed.coverUrl = cover.bundlePath }
+        var details = album.details
+        for (name, value) in ids where details.ids[name] == nil { details.ids[name] = value }
+        // What a service answered is checked as any input is; ids that would break a rule
+        // (too many, a bad name) are left out, the cover still kept.
+        if let checked = try? details.validated(album: { album.id.rawValue }) { changed.details = checked }
+        return changed == album ? nil : changed
     }
 }

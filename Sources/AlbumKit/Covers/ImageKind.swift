@@ -24,6 +24,11 @@ public enum ImageKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// Why `bytes` are not a cover image, as an error says it (their size and first bytes).
+    public static func notAnImage(_ bytes: Data) -> String {
+        "not a JPEG, PNG, GIF or WebP image (\(bytes.count) bytes starting \(bytes.prefix(8).map { String(format: "%02x", $0) }.joined()))"
+    }
+
     /// The file extension stored covers of this kind get.
     public var fileExtension: String { rawValue }
 }

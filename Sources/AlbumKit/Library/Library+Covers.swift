@@ -56,21 +56,30 @@ extension Library {
 
     /// Fetches the covers of `albums` (default: every album whose cover is not stored;
     /// `all`: every album with a cover reference, stored ones are not fetched again) through
-    /// `covers.fetchers`; each result is recorded as it lands. Returns what happened.
+    /// `covers.fetchers`; each result is recorded as it lands. An album that names no cover is
+    /// asked for too when a fetcher of the chain finds covers by album (a lookup service).
+    /// Returns what happened.
     public func fetchCovers(of references: [AlbumReference]? = nil, all: Bool = false) async throws -> CoverFetchSummary {
+        let service = try makeCoverService()
         var chosen: [Album] = []
         if let references {
             for reference in references { chosen.append(try await album(reference).album) }
         } else {
-            for album in try await albums() where album.coverUrl != nil {
+            for album in try await albums() {
+                if album.coverUrl == nil {
+                    if service.findsByAlbum { chosen.append(album) }
+                    continue
+                }
                 let state = await coverState(of: album)
                 if all || state != .stored { chosen.append(album) }
             }
         }
-        let requests = chosen.compactMap { album in album.coverUrl.map { (album.id, $0) } }
-        return try await fetchingCovers {
-            for (id, reference) in requests { hub.publish(.coverRequested(id, reference: reference)) }
+        LeftoverFiles.sweepCovers(of: storage.covers)
+        for album in chosen where album.coverUrl != nil || service.findsByAlbum {
+            hub.publish(.coverRequested(album.id, reference: album.coverUrl ?? ""))
+            service.request(album)
         }
+        return try await service.finish()
     }
 
     /// Runs `body` with a cover service answering every `cover.requested` on the hub, then

@@ -26,7 +26,13 @@ struct CoversCommand: AsyncParsableCommand {
                 try await library.fetchCovers(of: albums.isEmpty ? nil : albums.map(AlbumReference.init), all: all)
             }
             print("Covers: \(summary.fetched) fetched, \(summary.cached) already stored, \(summary.failures.count) failed.")
-            for failure in summary.failures { print("  failed: \(failure.album) \(failure.reference): \(failure.reason)") }
+            if !summary.requests.isEmpty {
+                print("Requests: " + summary.requests.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ".")
+            }
+            for failure in summary.failures {
+                // An album that names no cover was looked up: its reason says what was asked.
+                print("  failed: \(failure.album)\(failure.reference.isEmpty ? "" : " \(failure.reference)"): \(failure.reason)")
+            }
             if !summary.failures.isEmpty {
                 throw AlbumKitError(.unsupported, "\(summary.failures.count) cover\(summary.failures.count == 1 ? "" : "s") could not be fetched")
             }

@@ -1,0 +1,108 @@
+import AlbumKit
+import Foundation
+
+extension LookupQuery {
+    /// What `album` says of itself to the services: its artist, title, year, label, catalog
+    /// number, barcode and `ids` — and, where `ids` does not name it, the identity a source
+    /// gave the album as its id (`mb:<mbid>` → `musicbrainz`, `discogs:<id>` → `discogs`).
+    public init(album: Album) {
+        var ids = album.ids
+        let id = album.id.rawValue
+        for (prefix, name) in [("mb:", "musicbrainz"), ("discogs:", "discogs")] where id.hasPrefix(prefix) && ids[name] == nil {
+            ids[name] = String(id.dropFirst(prefix.count))
+        }
+        self.init(
+            artist: album.artist, title: album.title, year: album.year.isEmpty ? nil : album.year, label: album[.label],
+            catalogNumber: album[.catalogNumber], barcode: album[.barcode], ids: ids)
+    }
+}
+
+/// A cover fetcher that finds covers by album through the lookup services: its bytes are
+/// what ``find(_:)`` finds.
+public protocol LookupCoverFetcher: CoverFetcher {
+    /// The services it asks.
+    var services: LookupServices { get }
+}
+
+extension LookupCoverFetcher {
+    public var findsByAlbum: Bool { true }
+
+    public var requestCounts: [String: Int] { services.tally.byService }
+
+    public func fetch(_ request: CoverFetchRequest) async throws -> Data? { try await find(request)?.bytes }
+}
+
+/// `coverartarchive`: the front of the album's MusicBrainz release, else of its release
+/// group; an album with neither is first matched on MusicBrainz (a match counts at
+/// `plugins.musicbrainz.minScore`), and the match is reported in the found `ids`.
+public final class CoverArtArchiveFetcher: LookupCoverFetcher {
+    public let services: LookupServices
+
+    public init(services: LookupServices) { self.services = services }
+
+    public var name: String { LookupSettings.coverArtArchive }
+
+    public func find(_ request: CoverFetchRequest) async throws -> FoundCover? {
+        guard let album = request.album else { return nil }
+        var query = LookupQuery(album: album)
+        var found: [String: String] = [:]
+        if query.musicBrainzRelease == nil, query.musicBrainzGroup == nil {
+            guard let match = try await services.musicBrainz.bestMatch(query) else { return nil }
+            found["musicbrainz"] = match.id
+            if let group = match.releaseGroup?.id { found["musicbrainzGroup"] = group }
+            query.ids.merge(found) { old, _ in old }
+        }
+        var bytes: Data?
+        if let release = query.musicBrainzRelease { bytes = try await services.coverArtArchive.front(of: .release, release) }
+        if bytes == nil, let group = query.musicBrainzGroup { bytes = try await services.coverArtArchive.front(of: .releaseGroup, group) }
+        return bytes == nil && found.isEmpty ? nil : FoundCover(bytes: bytes, ids: found)
+    }
+}
+
+/// `itunes`: the artwork, at 600×600, of the album the iTunes Search API finds by the
+/// album's artist and title; its collection id is reported as the `itunes` id.
+public final class ITunesCoverFetcher: LookupCoverFetcher {
+    public let services: LookupServices
+
+    public init(services: LookupServices) { self.services = services }
+
+    public var name: String { LookupSettings.iTunes }
+
+    public func find(_ request: CoverFetchRequest) async throws -> FoundCover? {
+        guard let album = request.album, let found = try await services.iTunes.bestAlbum(for: LookupQuery(album: album)) else { return nil }
+        return FoundCover(bytes: try await services.iTunes.artwork(of: found), ids: found.collectionId.map { ["itunes": String($0)] } ?? [:])
+    }
+}
+
+/// `discogs`: the primary image of the album's Discogs release (its `discogs` id, or a
+/// `discogs:` album id), with `plugins.discogs.token`. Without a token, Discogs is skipped.
+public final class DiscogsCoverFetcher: LookupCoverFetcher {
+    public let services: LookupServices
+
+    public init(services: LookupServices) { self.services = services }
+
+    public var name: String { LookupSettings.discogs }
+
+    public func find(_ request: CoverFetchRequest) async throws -> FoundCover? {
+        guard let album = request.album, let id = LookupQuery(album: album).discogsRelease, let discogs = services.discogs else { return nil }
+        guard let release = try await discogs.release(id) else { return nil }
+        return FoundCover(bytes: try await discogs.primaryImage(of: release))
+    }
+}
+
+extension CoverFetcherFactory {
+    /// `coverartarchive`: covers from the Cover Art Archive, matched on MusicBrainz.
+    public static let coverArtArchive = CoverFetcherFactory(
+        name: LookupSettings.coverArtArchive, summary: "the front from the Cover Art Archive, the album matched on MusicBrainz when it has no MBID"
+    ) { context in CoverArtArchiveFetcher(services: try LookupServices(configuration: context.configuration)) }
+
+    /// `itunes`: artwork from the iTunes Search API.
+    public static let iTunesArtwork = CoverFetcherFactory(
+        name: LookupSettings.iTunes, summary: "the artwork (600x600) of the album the iTunes Search API finds by artist and title"
+    ) { context in ITunesCoverFetcher(services: try LookupServices(configuration: context.configuration)) }
+
+    /// `discogs`: the primary image of the album's Discogs release.
+    public static let discogsImages = CoverFetcherFactory(
+        name: LookupSettings.discogs, summary: "the primary image of the album's Discogs release (needs plugins.discogs.token)"
+    ) { context in DiscogsCoverFetcher(services: try LookupServices(configuration: context.configuration)) }
+}
