@@ -34,7 +34,7 @@ struct AddCommand: AsyncParsableCommand {
             return AlbumRecord(
                 title: album.title, artist: album.artist, genre: album.genre, year: album.year, coverUrl: album.coverUrl,
                 details: album.details)
-        } catch let error as AlbumKitError {
+        } catch {
             throw ValidationError(error.description)
         }
     }
