@@ -14,6 +14,8 @@ public struct KodiSource: AlbumSource {
 
     public var name: String { "kodi" }
     public var summary: String { "Kodi album.nfo files in a folder tree" }
+    /// Files another tool wrote: records that cannot be albums are skipped and reported.
+    public var readsOtherToolsFiles: Bool { true }
 
     /// Specific for a folder with an `album.nfo` near its top, or an `album.nfo` itself.
     public func match(_ input: SourceInput) -> SourceMatch {

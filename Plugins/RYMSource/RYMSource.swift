@@ -24,15 +24,17 @@ public struct RYMExport: CSVExportFormat {
     }
 
     /// Title; artist `First Name Last Name`, the localized names when those are empty; year
-    /// of `Release_Date`; id `rym:<RYM Album>`.
+    /// of `Release_Date`; id `rym:<RYM Album>`. RateYourMusic writes its text HTML-escaped
+    /// (`Blu &amp; Oh No`): it is decoded.
     public func album(from row: CSVRow) throws(CSVRowProblem) -> AlbumRecord {
         let albumID = row["RYM Album"].trimmingCharacters(in: .whitespaces)
         guard !albumID.isEmpty, albumID.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw CSVRowProblem("RYM Album '\(albumID.prefix(40))' is not a number")
         }
-        var artist = Self.name(row["First Name"], row["Last Name"])
-        if artist.isEmpty { artist = Self.name(row["First Name localized"], row["Last Name localized"]) }
-        return AlbumRecord(id: AlbumID("rym:\(albumID)"), title: row["Title"], artist: artist, year: try Self.year(row["Release_Date"]))
+        let text = { (column: String) in row[column].decodingHTMLCharacterReferences() }
+        var artist = Self.name(text("First Name"), text("Last Name"))
+        if artist.isEmpty { artist = Self.name(text("First Name localized"), text("Last Name localized")) }
+        return AlbumRecord(id: AlbumID("rym:\(albumID)"), title: text("Title"), artist: artist, year: try Self.year(row["Release_Date"]))
     }
 
     /// RYM splits a name in two (`The` + `Beatles`); either part may be empty.

@@ -40,7 +40,10 @@ public struct CSVRow: Sendable {
 }
 
 /// An ``AlbumSource`` for the CSV export `Format` describes: recognised by its header, read
-/// row by row (one record in memory), every row an album.
+/// row by row (one record in memory), every row an album. A row with fewer fields than the
+/// header is read with the missing ones empty, and one with more with the extra ones dropped
+/// when they are empty (Discogs writes both); a row that still does not fit, or that its format
+/// cannot read, is yielded as ``SourceItem/invalid(_:label:reason:)``, named by row and line.
 public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
     /// The export this source reads.
     public let format: Format
@@ -50,6 +53,8 @@ public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
 
     public var name: String { format.name }
     public var summary: String { format.summary }
+    /// Exports other services write.
+    public var readsOtherToolsFiles: Bool { true }
     /// The module that declares the format (`RYMSource`), not this shared reader's.
     public var origin: AdapterOrigin { AdapterOrigin(of: format) }
 
@@ -112,14 +117,21 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
         }
         rowsSinceProgress += 1
         let place = "\(csv.path) row \(record.number - 1) (line \(record.line))"
-        guard record.fields.count == width else {
-            throw AlbumKitError(.unreadableInput, "\(place): \(record.fields.count) field\(record.fields.count == 1 ? "" : "s") where the header has \(width)")
+        var fields = record.fields
+        if fields.count < width {
+            fields += Array(repeating: "", count: width - fields.count)
+        } else if fields.count > width {
+            guard fields[width...].allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                let reason = "\(fields.count) fields where the header has \(width), the extra ones not empty"
+                return .invalid(AlbumRecord(title: "", artist: ""), label: AlbumLabel(place), reason: reason)
+            }
+            fields.removeLast(fields.count - width)
         }
         do {
-            let album = try format.album(from: CSVRow(fields: record.fields, columns: columns))
+            let album = try format.album(from: CSVRow(fields: fields, columns: columns))
             return .album(album, label: "\(place) '\(album.title.prefix(80))'")
         } catch {
-            throw AlbumKitError(.unreadableInput, "\(place): \(error.message)")
+            return .invalid(AlbumRecord(title: "", artist: ""), label: AlbumLabel(place), reason: error.message)
         }
     }
 }
