@@ -10,6 +10,7 @@ struct KodiAlbumNFO {
     private var creditedArtists: [String] = []
     private var plainArtists: [String] = []
     private var releaseYear = ""
+    private var albumKitID: AlbumID?
 
     /// Reads the file at `url`; an error names it and the line.
     init(_ url: URL) throws(AlbumKitError) {
@@ -24,6 +25,7 @@ struct KodiAlbumNFO {
         record.artist = [artistDescription, creditedArtists.joined(separator: " / "), plainArtists.joined(separator: " / ")]
             .first { !$0.isEmpty } ?? ""
         if record.year.isEmpty { record.year = releaseYear }
+        if record.id == nil { record.id = albumKitID }
     }
 
     /// One child of `<album>`, whose start tag `xml` just returned.
@@ -45,6 +47,10 @@ struct KodiAlbumNFO {
         case "musicbrainzalbumid":
             let id = try xml.elementText().trimmed
             if !id.isEmpty { record.id = AlbumID("mb:\(id)") }
+        case "albumkitid":
+            // The id `export --format kodi` keeps for an album without a MusicBrainz one.
+            let id = try xml.elementText().trimmed
+            if !id.isEmpty { albumKitID = AlbumID(id) }
         default: try xml.skipElement()
         }
     }

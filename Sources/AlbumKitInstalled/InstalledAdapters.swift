@@ -26,6 +26,7 @@ extension AdapterRegistry {
         registry.register(RYMSource())
         registry.register(BeetsSource())
         registry.register(KodiSource())
+        registry.register(KodiExporter())
         registry.register(AudioFilesSource())
         return registry
     }
