@@ -37,6 +37,21 @@ public struct CSVRow: Sendable {
     public subscript(column: String) -> String {
         columns[column].map { fields[$0] } ?? ""
     }
+
+    /// A column's name as a name in `fields` (`Purchase Date` → `purchaseDate`): its ASCII
+    /// letters and digits in lower camel case, `column…` when it would not start with a letter.
+    public static func fieldName(of column: String) -> String {
+        let words = column.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        let camel = words.enumerated().map { index, word in
+            index == 0 ? word.lowercased() : word.prefix(1).uppercased() + word.dropFirst().lowercased()
+        }.joined()
+        return camel.first?.isLetter == true ? camel : "column\(camel)"
+    }
+
+    /// Every column of the header with this row's value, in the header's order.
+    public var all: [(column: String, value: String)] {
+        columns.sorted { $0.value < $1.value }.map { ($0.key, fields[$0.value]) }
+    }
 }
 
 /// An ``AlbumSource`` for the CSV export `Format` describes: recognised by its header, read

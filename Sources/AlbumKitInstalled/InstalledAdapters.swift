@@ -23,6 +23,7 @@ extension AdapterRegistry {
         registry.register(.httpCovers)
         registry.register(ITunesSource())
         registry.register(DiscogsSource())
+        registry.register(DiscogsExporter())
         registry.register(RYMSource())
         registry.register(BeetsSource())
         registry.register(KodiSource())

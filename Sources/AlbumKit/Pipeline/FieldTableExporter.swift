@@ -40,12 +40,12 @@ public struct FieldTableExporter: Exporter {
             try sink.write { buffer in line.withUTF8 { buffer.append(contentsOf: $0) } }
             bytes += Int64(line.utf8.count)
         }
-        if layout == .csv { try write(fields.names.map(Self.csvField).joined(separator: ",") + "\r\n") }
+        if layout == .csv { try write(CSVLine.line(fields.names)) }
         try await contents.read(inRunsOf: Self.run) { piece in
             guard case .albums(let run) = piece else { return }
             for album in run {
                 let values = fields.values(of: album)
-                try write(layout == .csv ? Self.csvRow(values) : try Self.jsonLine(fields.names, values))
+                try write(layout == .csv ? CSVLine.line(values.map { $0 ?? "" }) : try Self.jsonLine(fields.names, values))
             }
             albums += run.count
         }
@@ -53,18 +53,6 @@ public struct FieldTableExporter: Exporter {
         try file.commit()
         hub.publish(.exportProgress(path: destination.path, albums: albums, totalAlbums: albums, covers: 0, bytesWritten: bytes))
         return bytes
-    }
-
-    /// A CSV row of `values` (a missing one empty), ending in CRLF.
-    private static func csvRow(_ values: [String?]) -> String {
-        values.map { csvField($0 ?? "") }.joined(separator: ",") + "\r\n"
-    }
-
-    /// `text` as a CSV field: quoted, its quotes doubled, when it holds a comma, a quote or a
-    /// line break (or starts or ends with a space, which readers may trim).
-    private static func csvField(_ text: String) -> String {
-        let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0.isNewline } || text.first == " " || text.last == " "
-        return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 
     /// One JSON object (keys in the order asked for, a missing value `null`) and a line break.
