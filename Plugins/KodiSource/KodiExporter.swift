@@ -122,10 +122,41 @@ enum KodiAlbumNFOWriter {
         element("artist", album.artist, indent: "        ")
         lines.append("    </albumArtistCredits>")
         if !album.genre.isEmpty { element("genre", album.genre) }
+        for tag in album.tags { element("style", tag) }
         if !album.year.isEmpty { element("year", album.year) }
+        if let released = album[.released] ?? album.fields["kodi.releasedate"] { element("releasedate", released) }
+        if let label = album[.label] { element("label", label) }
+        if let rating = album.rating { lines.append("    <rating max=\"10\">\(ratingText(rating * 2))</rating>") }
+        if let notes = album[.notes] { element("review", notes) }
+        if let group = album.ids["musicbrainzGroup"] { element("musicbrainzreleasegroupid", group) }
         if let url = album.coverUrl, url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") { element("thumb", url) }
+        for (name, value) in album.fields.sorted(by: { $0.key < $1.key }) where name.hasPrefix("kodi.") {
+            let element = String(name.dropFirst(5))
+            if !element.contains("."), !KodiAlbumNFO.namedElements.contains(element) { lines.append("    <\(element)>\(escaped(value))</\(element)>") }
+        }
+        for track in album.tracks {
+            lines.append("    <track>")
+            if let number = track.number { element("position", String(number), indent: "        ") }
+            element("title", track.title, indent: "        ")
+            if let seconds = track.seconds { element("duration", duration(seconds), indent: "        ") }
+            if let id = track.ids["musicbrainz"] { element("musicbrainztrackid", id, indent: "        ") }
+            lines.append("    </track>")
+        }
         lines.append("</album>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `8` or `9.5`: a number on Kodi's scale of 10.
+    static func ratingText(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// Whole seconds as `mm:ss` (`h:mm:ss` from an hour), as Kodi writes a track's duration.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        let tail = String(format: "%02d:%02d", minutes, rest)
+        return hours > 0 ? "\(hours):\(tail)" : tail
     }
 
     /// `text` as element content: `&`, `<` and `>` escaped.

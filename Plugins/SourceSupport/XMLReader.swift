@@ -106,6 +106,33 @@ public struct XMLReader {
         }
     }
 
+    /// The text of the element whose start tag ``next()`` just returned, or nil — the element
+    /// skipped up to and including its end tag — when it holds an element: for documents whose
+    /// elements hold either (Kodi's `album.nfo`).
+    public mutating func textOrSkip() throws(AlbumKitError) -> String? {
+        guard let name = open.last else { throw error("text was expected outside any element") }
+        let depth = open.count
+        if selfClosed == name {
+            selfClosed = nil
+            _ = try close(name)
+            return ""
+        }
+        text.removeAll(keepingCapacity: true)
+        while true {
+            try readTextRun()
+            guard try bytes.next() == UInt8(ascii: "<") else { throw error("the file ends inside <\(name)> (truncated?)") }
+            switch try markup(collectingCDATA: true) {
+            case .end: return try decodedText()
+            case .start:
+                while open.count >= depth {
+                    guard try next() != nil else { break }
+                }
+                return nil
+            case .text, nil: continue  // a comment or processing instruction inside the text
+            }
+        }
+    }
+
     /// Skips the rest of the element whose start tag ``next()`` just returned, whatever it
     /// holds, up to and including its end tag.
     public mutating func skipElement() throws(AlbumKitError) {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `albumkit export DIR --format kodi` (SPEC 12): a Kodi tree imported, exported and imported
-/// again into a new library gives the same albums; the tree is Kodi's layout.
+/// again into a new library gives the same albums, every field; the tree is Kodi's layout.
 @Suite struct KodiExportTests {
     /// The JPEG magic and some bytes: a cover as covers are told, by their first bytes.
     static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data("a kodi folder.jpg".utf8)
@@ -27,10 +27,14 @@ import Testing
         return tree
     }
 
-    private static let compared = ["id", "title", "artist", "genre", "year", "coverUrl", "cover"]
-
-    private func albums(_ cli: CLIRunner) throws -> [[String]] {
-        try cli.listedAlbums().map { album in Self.compared.map { album[$0] as? String ?? "-" } }.sorted { $0[1] < $1[1] }
+    /// Every album of `list --json` with every field it has (its position aside), as sorted-key
+    /// JSON, in title order.
+    private func albums(_ cli: CLIRunner) throws -> [String] {
+        try cli.listedAlbums().map { album in
+            var album = album
+            album["position"] = nil
+            return String(decoding: try JSONSerialization.data(withJSONObject: album, options: [.sortedKeys]), as: UTF8.self)
+        }.sorted()
     }
 
     @Test func aTreeImportedExportedAndImportedAgainGivesTheSameAlbums() throws {
@@ -40,7 +44,14 @@ import Testing
         #expect(try first.run("import", try tree(in: first.folder).path).status == 0)
         let imported = try albums(first)
         #expect(imported.count == 4)
-        #expect(imported.contains { $0[1] == "Live: <At> \"Donington\" ..." && $0[6] == "stored" }, "the folder.jpg beside an album.nfo is its cover: \(imported)")
+        let listed = try first.listedAlbums()
+        #expect(listed.contains { $0["title"] as? String == "Live: <At> \"Donington\" ..." && $0["cover"] as? String == "stored" }, "the folder.jpg beside an album.nfo is its cover: \(listed)")
+        let queen = try #require(listed.first { $0["title"] as? String == "The Queen Is Dead" })
+        #expect(queen["label"] as? String == "Festival Records" && queen["rating"] as? Double == 5 && queen["released"] == nil && (queen["fields"] as? [String: String])?["kodi.releasedate"] == "1988-01-01", "\(queen)")
+        #expect(queen["tags"] as? [String] == ["Rock/Pop", "Quirky"] && (queen["notes"] as? String)?.hasPrefix("The Queen Is Dead is the third") == true, "\(queen)")
+        let tracks = queen["tracks"] as? [[String: Any]] ?? []
+        #expect(tracks.count == 10 && tracks.first?["title"] as? String == "The Queen Is Dead" && tracks.first?["seconds"] as? Double == 384 && tracks.first?["number"] as? Int == 1, "\(tracks.first ?? [:])")
+        #expect((queen["fields"] as? [String: String])?["kodi.releasetype"] == "album", "\(queen)")
 
         let out = first.folder.appendingPathComponent("kodi")
         let exported = try first.run("export", out.path, "--format", "kodi")
