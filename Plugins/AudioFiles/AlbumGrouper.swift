@@ -70,14 +70,14 @@ struct AlbumGrouper {
     /// Counts a track in; yields its embedded picture when it is the first of its album.
     /// `label` names the track in messages.
     mutating func add(_ tags: TrackTags, folder: String, label: String) -> [SourceItem] {
+        // A track that cannot be part of an album is a record of the input that is not an
+        // album: named, skipped and counted by the import (or refused with --strict).
         guard let album = tags.album?.trimmedTag else {
-            skipped.note(.noAlbum, label)
-            return []
+            return [.invalid(AlbumRecord(title: "", artist: tags.albumArtist ?? tags.artist ?? ""), label: AlbumLabel(label), reason: "the track has no album tag")]
         }
         let albumArtist = tags.albumArtist?.trimmedTag ?? ""
         guard !albumArtist.isEmpty || tags.artist?.trimmedTag != nil else {
-            skipped.note(.noArtist, label)
-            return []
+            return [.invalid(AlbumRecord(title: album, artist: ""), label: AlbumLabel(label), reason: "the track has neither an artist nor an album-artist tag")]
         }
         let key = AlbumSummary.Key(folder: folder, albumArtist: albumArtist, album: album)
         if albums[key] == nil {

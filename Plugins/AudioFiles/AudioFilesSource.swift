@@ -22,6 +22,8 @@ public struct AudioFilesSource: AlbumSource {
     public var name: String { "audio" }
     /// One line for `albumkit plugins`.
     public var summary: String { "folders and archives of MP3, FLAC, Ogg Vorbis and M4A files: albums from their tags" }
+    /// Files another tool wrote: records that cannot be albums are skipped and reported.
+    public var readsOtherToolsFiles: Bool { true }
 
     /// Specific for a folder or an archive whose first entries (up to ``peekEntries``)
     /// include audio files, unless it is laid out like a bundle: a folder with a bundle's

@@ -1,9 +1,8 @@
-/// Tracks and entries an input had that do not become part of an album, counted by reason
-/// so that ten thousand untagged files make one warning, not ten thousand.
+/// Entries an input had that are not files of audio (links, devices), counted by reason so
+/// that ten thousand of them make one warning, not ten thousand. (A track without an album
+/// tag is a record that is not an album, named by the import: SPEC 9.)
 struct SkipCount {
     enum Reason: Hashable {
-        case noAlbum
-        case noArtist
         /// Not a regular file (a link, a device).
         case notAFile
     }
@@ -27,8 +26,6 @@ struct SkipCount {
             guard let (count, first) = counts[reason] else { return nil }
             let what: String
             switch reason {
-            case .noAlbum: what = count == 1 ? "track has no album tag and was skipped" : "tracks have no album tag and were skipped"
-            case .noArtist: what = count == 1 ? "track has neither an artist nor an album-artist tag and was skipped" : "tracks have neither an artist nor an album-artist tag and were skipped"
             case .notAFile: what = count == 1 ? "entry is not a regular file and was skipped" : "entries are not regular files and were skipped"
             }
             return "\(input): \(count) \(what) (first: \(first))"

@@ -28,6 +28,9 @@ struct BeetsAlbum {
             year: number == 0 ? "" : String(number))
     }
 
+    /// What a plan shows of an album whose fields cannot make a record: its name and artist.
+    var partialRecord: AlbumRecord { AlbumRecord(title: album, artist: albumArtist) }
+
     /// The first of beets's genres: older beets have one `genre`; newer ones a multi-valued
     /// `genres`, joined by `separator`.
     static func firstGenre(genre: String?, genres: String?, separator: String) -> String {

@@ -33,14 +33,15 @@ struct BeetsDatabaseReader: SourceItemReader {
             page.reverse()
         }
         let (id, album) = page.removeLast()
+        let label: AlbumLabel = "\(database.path) album id \(id) '\(album.album.prefix(80))'"
         let record: AlbumRecord
         do {
             record = try album.record()
         } catch {
-            throw AlbumKitError(.unreadableInput, "\(database.path) album id \(id): \(error.message)")
+            return .invalid(album.partialRecord, label: label, reason: error.message)
         }
         let cover = album.cover(musicDirectory: database.musicDirectory, roots: roots, maxBytes: context.limits.coverBytes)
-        outbox = SourceItem.album(record, label: "\(database.path) album id \(id) '\(album.album.prefix(80))'", cover: cover)
+        outbox = SourceItem.album(record, label: label, cover: cover)
         return outbox.removeFirst()
     }
 }

@@ -33,14 +33,14 @@ struct BeetsExportReader: SourceItemReader {
         }
         let roots = FileRoots(context.fileRoots.paths + [url.deletingLastPathComponent().path])
         for (place, fields) in albums {
-            let record: AlbumRecord
+            let label: AlbumLabel = "\(place) '\(fields.album.prefix(80))'"
             do {
-                record = try fields.record()
+                let record = try fields.record()
+                let cover = fields.cover(musicDirectory: nil, roots: roots, maxBytes: context.limits.coverBytes)
+                outbox += SourceItem.album(record, label: label, cover: cover)
             } catch {
-                throw AlbumKitError(.unreadableInput, "\(place): \(error.message)")
+                outbox.append(.invalid(fields.partialRecord, label: label, reason: error.message))
             }
-            let cover = fields.cover(musicDirectory: nil, roots: roots, maxBytes: context.limits.coverBytes)
-            outbox += SourceItem.album(record, label: "\(place) '\(fields.album.prefix(80))'", cover: cover)
         }
         if singletons > 0 { outbox.append(.warning("\(path): \(singletons) track\(singletons == 1 ? "" : "s") without an album skipped")) }
         outbox.append(.progress(bytesRead: Int64(data.count), totalBytes: Int64(data.count)))

@@ -10,6 +10,8 @@ public struct BeetsSource: AlbumSource {
 
     public var name: String { "beets" }
     public var summary: String { "beets: a library.db (read only) or beet export JSON" }
+    /// Files another tool wrote: records that cannot be albums are skipped and reported.
+    public var readsOtherToolsFiles: Bool { true }
 
     /// Specific for an SQLite file with beets's `albums` and `items` tables, and for JSON
     /// whose first object has beets's `albumartist` key.

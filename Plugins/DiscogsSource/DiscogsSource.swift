@@ -21,16 +21,53 @@ public struct DiscogsCollection: CSVExportFormat {
     public var signature: [String] { ["Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id"] }
     public var requiredColumns: [String] { ["Artist", "Title", "Released", "release_id"] }
 
-    /// Title; artist without Discogs's ` (2)` disambiguation suffix; year from `Released`
-    /// (`0` is none); id `discogs:<release_id>`.
+    /// The whole album a row gives (SPEC 9): title; artist without Discogs's ` (2)`
+    /// disambiguation suffix; year and `released` from `Released` (`0` is none); `label`,
+    /// `catalogNumber` (`Catalog#`), `format`, `rating` (1–5 as is), `added` (`Date Added`),
+    /// `notes` (`Collection Notes`); `ids.discogs` and the id `discogs:<release_id>`; the folder,
+    /// the two condition columns and every other column in `fields` under `discogs.` (and a
+    /// value the named fields would not give back exactly, as ``DiscogsColumns`` says).
     public func album(from row: CSVRow) throws(CSVRowProblem) -> AlbumRecord {
         let releaseID = row["release_id"].trimmingCharacters(in: .whitespaces)
         guard !releaseID.isEmpty, releaseID.allSatisfy(\.isASCIIDigit) else {
             throw CSVRowProblem("release_id '\(releaseID.prefix(40))' is not a number")
         }
-        return AlbumRecord(
-            id: AlbumID("discogs:\(releaseID)"), title: row["Title"], artist: Self.withoutSuffix(row["Artist"]),
-            year: try Self.year(row["Released"]))
+        let released = row["Released"].trimmingCharacters(in: .whitespaces)
+        var record = AlbumRecord(
+            id: AlbumID("discogs:\(releaseID)"), title: row["Title"], artist: Self.withoutSuffix(row["Artist"]), year: try Self.year(released))
+        record[.released] = Self.releaseDate(released)
+        record[.label] = row["Label"]
+        record[.catalogNumber] = row["Catalog#"]
+        record[.format] = row["Format"]
+        let rating = row["Rating"].trimmingCharacters(in: .whitespaces)
+        if !rating.isEmpty, rating != "0" {
+            guard let value = Int(rating), (1...5).contains(value) else { throw CSVRowProblem("Rating '\(rating.prefix(20))' is not 1 to 5") }
+            record.rating = Double(value)
+        }
+        let added = row["Date Added"].trimmingCharacters(in: .whitespaces)
+        if !added.isEmpty {
+            guard let timestamp = DiscogsColumns.timestamp(added) else { throw CSVRowProblem("Date Added '\(added.prefix(40))' is not a date and time") }
+            record[.added] = timestamp
+        }
+        record[.notes] = row["Collection Notes"]
+        record.ids["discogs"] = releaseID
+        for (column, value) in row.all where !value.isEmpty {
+            let known = DiscogsColumns.fieldNames[column] != nil
+            if !known || DiscogsColumns.keptAsFields.contains(column) || DiscogsColumns.asImported(column, of: record) != value {
+                record.fields[DiscogsColumns.fieldName(column)] = value
+            }
+        }
+        return record
+    }
+
+    /// `Released` as a release date: `YYYY-MM-DD`, with Discogs's `00` for an unknown day or
+    /// month left off (`1979-06-00` → `1979-06`); nil for a bare year, `0` or anything else.
+    static func releaseDate(_ released: String) -> String? {
+        var parts = released.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        while parts.count > 1, parts.last == "00" { parts.removeLast() }
+        guard parts.count > 1 else { return nil }
+        let date = parts.joined(separator: "-")
+        return date.count == 7 || date.count == 10 ? date : nil
     }
 
     /// `Artist (2)` → `Artist`: Discogs numbers artists who share a name.

@@ -14,7 +14,11 @@ struct ITunesLibraryReader: SourceItemReader {
     private var sawTracks = false
     private var albums: [ITunesAlbum] = []
     private var albumIndex: [AlbumKey: Int] = [:]
-    private var skippedTracks = 0
+    /// Tracks that cannot be part of an album (no album name, no artist), named as they are
+    /// skipped.
+    private var notAlbums: [SourceItem] = []
+    /// Items that are not music, skipped, by what they are (`podcast`).
+    private var notMusic = Tally()
     private var outbox: [SourceItem] = []
     private var nextAlbum = 0
     private var foldersNotPermitted = 0
@@ -81,10 +85,16 @@ struct ITunesLibraryReader: SourceItemReader {
     }
 
     private mutating func add(_ track: ITunesTrack, name: String, line: Int) throws(AlbumKitError) {
+        if let what = track.notMusic {
+            notMusic.add(what)
+            return
+        }
         let title = track.album.trimmed
         let artist = track.albumArtistOrFallback.trimmed
         guard !title.isEmpty, !artist.isEmpty else {
-            skippedTracks += 1
+            let label: AlbumLabel = "\(xml.path) line \(line) track \(name) '\(track.name.prefix(80))'"
+            let reason = title.isEmpty ? "the track has no album name" : "the track has no artist"
+            notAlbums.append(.invalid(AlbumRecord(title: title, artist: artist), label: label, reason: reason))
             return
         }
         let key = AlbumKey(artist: artist, title: title)
@@ -101,9 +111,12 @@ struct ITunesLibraryReader: SourceItemReader {
 
     private mutating func finishReading() {
         albumIndex = [:]
-        if skippedTracks > 0 {
-            outbox.append(.warning("\(xml.path): \(skippedTracks) track\(skippedTracks == 1 ? "" : "s") without an album or an artist skipped"))
+        if notMusic.total > 0 {
+            let kinds = notMusic.seen.map { "\($0.count) \($0.value)\($0.count == 1 ? "" : "s")" }.joined(separator: ", ")
+            outbox.append(.warning("\(xml.path): \(notMusic.total) item\(notMusic.total == 1 ? "" : "s") that \(notMusic.total == 1 ? "is" : "are") not music skipped (\(kinds))"))
         }
+        outbox += notAlbums
+        notAlbums = []
         phase = .emitting
     }
 

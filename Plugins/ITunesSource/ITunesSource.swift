@@ -18,6 +18,8 @@ public struct ITunesSource: AlbumSource {
 
     public var name: String { "itunes" }
     public var summary: String { "iTunes / Apple Music Library.xml: tracks grouped into albums" }
+    /// Files another tool wrote: records that cannot be albums are skipped and reported.
+    public var readsOtherToolsFiles: Bool { true }
 
     /// Specific for an XML property list whose first bytes hold one of iTunes's own keys.
     public func match(_ input: SourceInput) -> SourceMatch {

@@ -4,6 +4,7 @@ import SourceSupport
 
 /// The fields of one track an album needs, read from its `<dict>` in `Tracks`.
 struct ITunesTrack {
+    var name = ""
     var album = ""
     var albumArtist = ""
     var artist = ""
@@ -12,6 +13,28 @@ struct ITunesTrack {
     var compilation = false
     var persistentID = ""
     var location = ""
+    var kind = ""
+    /// The media flags set on it (`Movie`, `Podcast`…).
+    var mediaFlags: Set<String> = []
+
+    /// The flags iTunes sets on items that are not music, the more telling first, and what
+    /// messages call them.
+    private static let notMusicFlags = [
+        ("Movie", "movie"), ("TV Show", "TV show"), ("Podcast", "podcast"), ("Audiobook", "audiobook"), ("Music Video", "music video"),
+        ("iTunesU", "iTunes U item"), ("Has Video", "video"),
+    ]
+
+    /// What the item is when it is not music (a movie, a podcast, an audiobook, a video, a
+    /// book), by its media flags, else by its `Kind`; nil for music.
+    var notMusic: String? {
+        if let (_, name) = Self.notMusicFlags.first(where: { mediaFlags.contains($0.0) }) { return name }
+        let kind = kind.lowercased()
+        if kind.contains("video") || kind.contains("movie") { return "video" }
+        if kind.contains("audiobook") || kind.contains("audible") { return "audiobook" }
+        if kind.contains("podcast") { return "podcast" }
+        if kind.contains("book") || kind.contains("pdf") { return "book" }
+        return nil
+    }
 
     /// The artist the track's album is filed under: the album artist, else `Various Artists`
     /// for a compilation, else the track's artist.
@@ -26,6 +49,11 @@ struct ITunesTrack {
         while let key = try xml.nextKey(in: "track \(name)") {
             guard case .start(let type)? = try xml.next() else { throw xml.error("track \(name): '\(key)' has no value") }
             switch key {
+            case "Name": self.name = try xml.string(type, key: key, track: name)
+            case "Kind": kind = try xml.string(type, key: key, track: name)
+            case let flag where type == "true" && Self.notMusicFlags.contains(where: { $0.0 == flag }):
+                mediaFlags.insert(flag)
+                try xml.skipElement()
             case "Album": album = try xml.string(type, key: key, track: name)
             case "Album Artist": albumArtist = try xml.string(type, key: key, track: name)
             case "Artist": artist = try xml.string(type, key: key, track: name)

@@ -10,6 +10,8 @@ struct KodiAlbumNFO {
     private var creditedArtists: [String] = []
     private var plainArtists: [String] = []
     private var releaseYear = ""
+    private var albumKitID: AlbumID?
+    private var releaseDate: String?
 
     /// Reads the file at `url`; an error names it and the line.
     init(_ url: URL) throws(AlbumKitError) {
@@ -24,7 +26,21 @@ struct KodiAlbumNFO {
         record.artist = [artistDescription, creditedArtists.joined(separator: " / "), plainArtists.joined(separator: " / ")]
             .first { !$0.isEmpty } ?? ""
         if record.year.isEmpty { record.year = releaseYear }
+        // `released` is a date of the album's year (SPEC 1); one of another year (an nfo with
+        // <year>1986</year> and the reissue's <releasedate>1988-01-01</releasedate>) is kept as
+        // it is in `fields`.
+        if let releaseDate {
+            if releaseDate.hasPrefix(record.year) { record[.released] = releaseDate } else { record.fields["kodi.releasedate"] = releaseDate }
+        }
+        if record.id == nil { record.id = albumKitID }
     }
+
+    /// The elements read into the album's named fields; every other one goes to `fields` as
+    /// `kodi.<name>` (and back, by ``KodiAlbumNFOWriter``).
+    static let namedElements: Set<String> = [
+        "title", "artistdesc", "artist", "albumartistcredits", "genre", "style", "mood", "theme", "year", "releasedate", "label", "review",
+        "rating", "thumb", "musicbrainzalbumid", "musicbrainzreleasegroupid", "albumkitid", "track",
+    ]
 
     /// One child of `<album>`, whose start tag `xml` just returned.
     private mutating func read(_ name: String, from xml: inout XMLReader) throws(AlbumKitError) {
@@ -35,18 +51,75 @@ struct KodiAlbumNFO {
         case "albumartistcredits": try readCredits(from: &xml)
         case "genre":
             let genre = try xml.elementText().trimmed
-            if record.genre.isEmpty { record.genre = genre }
+            if record.genre.isEmpty { record.genre = genre } else if !genre.isEmpty { record.tags.append(genre) }
+        case "style", "mood", "theme":
+            let tag = try xml.elementText().trimmed
+            if !tag.isEmpty { record.tags.append(tag) }
         case "year": record.year = try Self.year(try xml.elementText(), tag: name, xml: xml)
-        case "releasedate": releaseYear = try Self.year(try xml.elementText(), tag: name, xml: xml)
+        case "releasedate":
+            let date = try xml.elementText().trimmed
+            releaseYear = try Self.year(date, tag: name, xml: xml)
+            if date.count == 10 { releaseDate = date }
+        case "label": record[.label] = try xml.elementText().trimmed
+        case "review": record[.notes] = try xml.elementText()
+        case "rating":
+            // Kodi rates out of 10 (`<rating max="10">8</rating>`); SPEC 1 out of 5.
+            let text = try xml.elementText().trimmed
+            if let value = Double(text), value > 0, value <= 10 {
+                record.rating = ((value > 5 ? value / 2 : value) * 2).rounded() / 2
+            }
         case "thumb":
             let thumb = try xml.elementText().trimmed
             let lower = thumb.lowercased()
             if record.coverUrl == nil, lower.hasPrefix("https://") || lower.hasPrefix("http://") { record.coverUrl = thumb }
         case "musicbrainzalbumid":
             let id = try xml.elementText().trimmed
-            if !id.isEmpty { record.id = AlbumID("mb:\(id)") }
-        default: try xml.skipElement()
+            if !id.isEmpty {
+                record.id = AlbumID("mb:\(id)")
+                record.ids["musicbrainz"] = id
+            }
+        case "musicbrainzreleasegroupid":
+            record.ids["musicbrainzGroup"] = try xml.elementText().trimmed
+        case "albumkitid":
+            // The id `export --format kodi` keeps for an album without a MusicBrainz one.
+            let id = try xml.elementText().trimmed
+            if !id.isEmpty { albumKitID = AlbumID(id) }
+        case "track": record.tracks.append(try Self.track(from: &xml))
+        default:
+            // Every other element with a value of its own goes to `fields` as `kodi.<name>`.
+            if let text = try xml.textOrSkip()?.trimmed, !text.isEmpty, AlbumField.isFieldName("kodi.\(name)") {
+                record.fields["kodi.\(name)"] = text
+            }
         }
+    }
+
+    /// `<track>`: `<title>`, `<position>`, `<duration>` (`mm:ss` or seconds), the MusicBrainz
+    /// track id; its start tag just read.
+    private static func track(from xml: inout XMLReader) throws(AlbumKitError) -> Track {
+        var track = Track(title: "")
+        while true {
+            switch try xml.next() {
+            case .start(let name):
+                switch name.lowercased() {
+                case "title": track.title = try xml.elementText()
+                case "position": track.number = Int(try xml.elementText().trimmed)
+                case "duration": track.seconds = Self.seconds(try xml.elementText().trimmed)
+                case "musicbrainztrackid":
+                    let id = try xml.elementText().trimmed
+                    if !id.isEmpty { track.ids["musicbrainz"] = id }
+                default: try xml.skipElement()
+                }
+            case .text: continue
+            case .end, nil: return track
+            }
+        }
+    }
+
+    /// `06:24`, `1:02:03` or `384` as seconds; nil for anything else.
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), let numbers = Optional(parts.compactMap { Int($0) }), numbers.count == parts.count else { return nil }
+        return Double(numbers.reduce(0) { $0 * 60 + $1 })
     }
 
     /// `<albumArtistCredits><artist>…</artist>…</albumArtistCredits>`: the credited names.

@@ -37,10 +37,28 @@ public struct CSVRow: Sendable {
     public subscript(column: String) -> String {
         columns[column].map { fields[$0] } ?? ""
     }
+
+    /// A column's name as a name in `fields` (`Purchase Date` → `purchaseDate`): its ASCII
+    /// letters and digits in lower camel case, `column…` when it would not start with a letter.
+    public static func fieldName(of column: String) -> String {
+        let words = column.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        let camel = words.enumerated().map { index, word in
+            index == 0 ? word.lowercased() : word.prefix(1).uppercased() + word.dropFirst().lowercased()
+        }.joined()
+        return camel.first?.isLetter == true ? camel : "column\(camel)"
+    }
+
+    /// Every column of the header with this row's value, in the header's order.
+    public var all: [(column: String, value: String)] {
+        columns.sorted { $0.value < $1.value }.map { ($0.key, fields[$0.value]) }
+    }
 }
 
 /// An ``AlbumSource`` for the CSV export `Format` describes: recognised by its header, read
-/// row by row (one record in memory), every row an album.
+/// row by row (one record in memory), every row an album. A row with fewer fields than the
+/// header is read with the missing ones empty, and one with more with the extra ones dropped
+/// when they are empty (Discogs writes both); a row that still does not fit, or that its format
+/// cannot read, is yielded as ``SourceItem/invalid(_:label:reason:)``, named by row and line.
 public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
     /// The export this source reads.
     public let format: Format
@@ -50,6 +68,8 @@ public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
 
     public var name: String { format.name }
     public var summary: String { format.summary }
+    /// Exports other services write.
+    public var readsOtherToolsFiles: Bool { true }
     /// The module that declares the format (`RYMSource`), not this shared reader's.
     public var origin: AdapterOrigin { AdapterOrigin(of: format) }
 
@@ -112,14 +132,21 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
         }
         rowsSinceProgress += 1
         let place = "\(csv.path) row \(record.number - 1) (line \(record.line))"
-        guard record.fields.count == width else {
-            throw AlbumKitError(.unreadableInput, "\(place): \(record.fields.count) field\(record.fields.count == 1 ? "" : "s") where the header has \(width)")
+        var fields = record.fields
+        if fields.count < width {
+            fields += Array(repeating: "", count: width - fields.count)
+        } else if fields.count > width {
+            guard fields[width...].allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                let reason = "\(fields.count) fields where the header has \(width), the extra ones not empty"
+                return .invalid(AlbumRecord(title: "", artist: ""), label: AlbumLabel(place), reason: reason)
+            }
+            fields.removeLast(fields.count - width)
         }
         do {
-            let album = try format.album(from: CSVRow(fields: record.fields, columns: columns))
+            let album = try format.album(from: CSVRow(fields: fields, columns: columns))
             return .album(album, label: "\(place) '\(album.title.prefix(80))'")
         } catch {
-            throw AlbumKitError(.unreadableInput, "\(place): \(error.message)")
+            return .invalid(AlbumRecord(title: "", artist: ""), label: AlbumLabel(place), reason: error.message)
         }
     }
 }

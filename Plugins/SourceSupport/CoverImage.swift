@@ -5,7 +5,9 @@ import Foundation
 /// (`covers/<sha256>.<ext>`), the kind told by the bytes themselves.
 public struct CoverImage: Sendable {
     /// The names of art files beside tracks that sources look for, in order of preference.
-    public static let besideNames = ["cover.jpg", "folder.jpg", "cover.jpeg", "folder.jpeg", "cover.png", "folder.png"]
+    public static let besideNames = [
+        "cover.jpg", "folder.jpg", "cover.jpeg", "folder.jpeg", "cover.png", "folder.png", "cover.gif", "folder.gif", "cover.webp", "folder.webp",
+    ]
 
     /// Where albums point to it.
     public let key: CoverKey

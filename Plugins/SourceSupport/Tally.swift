@@ -18,6 +18,12 @@ public struct Tally: Sendable {
         }
     }
 
+    /// How many values were counted.
+    public var total: Int { counts.values.reduce(0, +) }
+
+    /// Each value counted and how often, in the order first seen.
+    public var seen: [(value: String, count: Int)] { order.map { ($0, counts[$0, default: 0]) } }
+
     /// The value counted most often (the first seen among equals); "" when none was counted.
     public var mostCommon: String {
         var best = ""

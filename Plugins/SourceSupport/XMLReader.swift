@@ -88,7 +88,21 @@ public struct XMLReader {
     /// The text of the element whose start tag ``next()`` just returned, up to and including
     /// its end tag; an element inside it is an error.
     public mutating func elementText() throws(AlbumKitError) -> String {
+        try content(skippingElements: false)!
+    }
+
+    /// The text of the element whose start tag ``next()`` just returned, or nil — the element
+    /// skipped up to and including its end tag — when it holds an element: for documents whose
+    /// elements hold either (Kodi's `album.nfo`).
+    public mutating func textOrSkip() throws(AlbumKitError) -> String? {
+        try content(skippingElements: true)
+    }
+
+    /// The current element's text; an element inside it is skipped with the rest (nil) when
+    /// `skippingElements`, else an error.
+    private mutating func content(skippingElements: Bool) throws(AlbumKitError) -> String? {
         guard let name = open.last else { throw error("text was expected outside any element") }
+        let depth = open.count
         if selfClosed == name {
             selfClosed = nil
             _ = try close(name)
@@ -100,7 +114,12 @@ public struct XMLReader {
             guard try bytes.next() == UInt8(ascii: "<") else { throw error("the file ends inside <\(name)> (truncated?)") }
             switch try markup(collectingCDATA: true) {
             case .end: return try decodedText()
-            case .start(let inner): throw error("<\(name)> holds an element <\(inner)> where text was expected")
+            case .start(let inner):
+                guard skippingElements else { throw error("<\(name)> holds an element <\(inner)> where text was expected") }
+                while open.count >= depth {
+                    guard try next() != nil else { break }
+                }
+                return nil
             case .text, nil: continue  // a comment or processing instruction inside the text
             }
         }

@@ -25,9 +25,11 @@ extension AdapterRegistry {
         registry.registerLookups()
         registry.register(ITunesSource())
         registry.register(DiscogsSource())
+        registry.register(DiscogsExporter())
         registry.register(RYMSource())
         registry.register(BeetsSource())
         registry.register(KodiSource())
+        registry.register(KodiExporter())
         registry.register(AudioFilesSource())
         return registry
     }

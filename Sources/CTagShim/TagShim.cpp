@@ -69,39 +69,45 @@ ak_tags_status copyFields(const TagLib::PropertyMap &properties, size_t maxBytes
     return AK_TAGS_OK;
 }
 
-/// The first FLAC-style picture (FLAC PICTURE block, Vorbis METADATA_BLOCK_PICTURE) of type 3.
-const TagLib::FLAC::Picture *frontPicture(const TagLib::List<TagLib::FLAC::Picture *> &pictures) {
+/// The FLAC-style picture (FLAC PICTURE block, Vorbis METADATA_BLOCK_PICTURE) to use as the
+/// cover: the first of type 3 (front cover), else the first of any type (SPEC 9: a file whose
+/// only picture is marked "other" or "back cover" still has a cover).
+const TagLib::FLAC::Picture *coverPicture(const TagLib::List<TagLib::FLAC::Picture *> &pictures) {
     for (const auto *picture : pictures) {
         if (picture->type() == TagLib::FLAC::Picture::FrontCover) return picture;
     }
-    return nullptr;
+    return pictures.isEmpty() ? nullptr : pictures.front();
 }
 
-/// The embedded front cover of each format, or an empty vector.
-TagLib::ByteVector frontCover(TagLib::MPEG::File &file) {
+/// The embedded cover of each format (the front cover, else the first picture), or an empty vector.
+TagLib::ByteVector embeddedCover(TagLib::MPEG::File &file) {
     if (!file.hasID3v2Tag()) return {};
+    const TagLib::ID3v2::AttachedPictureFrame *first = nullptr;
     for (const auto *frame : file.ID3v2Tag()->frameListMap()["APIC"]) {
         const auto *picture = dynamic_cast<const TagLib::ID3v2::AttachedPictureFrame *>(frame);
-        if (picture && picture->type() == TagLib::ID3v2::AttachedPictureFrame::FrontCover) return picture->picture();
+        if (!picture) continue;
+        if (picture->type() == TagLib::ID3v2::AttachedPictureFrame::FrontCover) return picture->picture();
+        if (!first) first = picture;
     }
+    return first ? first->picture() : TagLib::ByteVector();
+}
+
+/// A FLAC file's PICTURE blocks and its Vorbis comment's pictures, together: a front cover in
+/// either wins over another picture in the other.
+TagLib::ByteVector embeddedCover(TagLib::FLAC::File &file) {
+    auto pictures = file.pictureList();
+    if (file.hasXiphComment()) pictures.append(file.xiphComment()->pictureList());
+    if (const auto *picture = coverPicture(pictures)) return picture->data();
     return {};
 }
 
-TagLib::ByteVector frontCover(TagLib::FLAC::File &file) {
-    if (const auto *picture = frontPicture(file.pictureList())) return picture->data();
-    if (file.hasXiphComment()) {
-        if (const auto *picture = frontPicture(file.xiphComment()->pictureList())) return picture->data();
-    }
-    return {};
-}
-
-TagLib::ByteVector frontCover(TagLib::Ogg::Vorbis::File &file) {
-    if (const auto *picture = frontPicture(file.tag()->pictureList())) return picture->data();
+TagLib::ByteVector embeddedCover(TagLib::Ogg::Vorbis::File &file) {
+    if (const auto *picture = coverPicture(file.tag()->pictureList())) return picture->data();
     return {};
 }
 
 /// M4A `covr` carries no picture type; by convention its first image is the front cover.
-TagLib::ByteVector frontCover(TagLib::MP4::File &file) {
+TagLib::ByteVector embeddedCover(TagLib::MP4::File &file) {
     auto *tag = file.tag();
     if (!tag || !tag->contains("covr")) return {};
     const auto art = tag->item("covr").toCoverArtList();
@@ -119,7 +125,7 @@ template <typename AudioFile>
 ak_tags_status readOpened(AudioFile &file, size_t maxField, size_t maxCover, ak_tags &tags, size_t &detail) {
     if (!file.isValid() || !holdsAudio(file)) return AK_TAGS_NOT_AUDIO;
     if (const auto status = copyFields(file.properties(), maxField, tags, detail); status != AK_TAGS_OK) return status;
-    TagLib::ByteVector cover = frontCover(file);
+    TagLib::ByteVector cover = embeddedCover(file);
     if (cover.size() > maxCover) {
         detail = cover.size();
         return AK_TAGS_COVER_TOO_LARGE;

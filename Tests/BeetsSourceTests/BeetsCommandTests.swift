@@ -45,6 +45,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: beets.database.path + "-journal"))
     }
 
+    /// Real beets libraries hold albums with an empty name; they are skipped and named, and
+    /// the rest imports (they refused the whole library before); `--strict` refuses it.
+    @Test func anAlbumWithAnEmptyNameIsSkippedAndNamedOrRefusedWithStrict() throws {
+        let beets = try BeetsFixture()
+        defer { beets.folder.remove() }
+        let modified = try beets.beet("modify", "-y", "-a", "album:Timeless", "album=")
+        #expect(modified.status == 0, "\(modified.output)")
+        let id = try #require(try beets.listedAlbums().first { $0[2].isEmpty }?[0])
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        #expect(try cli.run("init").status == 0)
+
+        let strict = try cli.run("import", "--strict", beets.database.path)
+        #expect(strict.status != 0 && strict.errorLines.count == 1 && strict.errorLines[0].contains("album id \(id)"), "\(strict.error)")
+        #expect(try cli.listedAlbums().isEmpty)
+
+        let result = try cli.run("import", beets.database.path)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("2 added") && result.output.contains("1 not albums skipped"), "\(result.output)")
+        #expect(result.error.contains("\(beets.database.path) album id \(id) ''") && result.error.contains("field 'title'"), "\(result.error)")
+        #expect(Set(try cli.listedAlbums().compactMap { $0["title"] as? String }) == ["OK Computer", "Homogénic & Co"])
+    }
+
     @Test func artOutsideTheRootsAndBesideTheDatabaseIsNotReadWithoutPermission() throws {
         let beets = try BeetsFixture()
         defer { beets.folder.remove() }

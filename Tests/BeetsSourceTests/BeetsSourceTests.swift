@@ -28,8 +28,24 @@ import Testing
         #expect(try beets.listedAlbums().contains { $0[2] == "Timeless" && $0[4] == "Ambient" }, "beets's write stands")
     }
 
+    /// An album whose fields cannot be read is a record that is not an album: yielded as
+    /// invalid, named, with the rest read.
+    @Test func anAlbumThatCannotBeReadIsYieldedAsInvalidNamingTheObject() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.path("export.json")
+        try Data(#"[{"album": "A", "albumartist": "B", "year": "19x7"}, {"album": "C", "albumartist": "D", "year": 1999}]"#.utf8).write(to: file)
+        var titles: [String] = []
+        var invalid: [String] = []
+        for try await item in BeetsSource().items(from: try SourceInput(at: file), context: SourceContext()) {
+            if case .album(let record, _) = item { titles.append(record.title) }
+            if case .invalid(_, let label, let reason) = item { invalid.append("\(label): \(reason)") }
+        }
+        #expect(titles == ["C"])
+        #expect(invalid == ["\(file.path) object 1 'A': year '19x7' is not a year"])
+    }
+
     @Test(arguments: [
-        (#"[{"album": "A", "albumartist": "B", "year": "19x7"}]"#, "object 1: year '19x7' is not a year"),
         (#"[{"album": "A", "albumartist": "B"}, {"album": ["A"], "albumartist": "B"}]"#, "object 2, 'album'"),
         ("{\"album\": \"A\", \"albumartist\": \"B\"}\n{\"album\": \"C\", \"albumartist\": \n", "line 2"),
     ])

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// Discogs and RYM exports through the built binary: imported once, then only duplicates;
-/// hostile files refused with one error line and nothing written.
+/// hostile files refused with one error line and nothing written; a row that cannot be an album
+/// skipped and named, or refused with `--strict`.
 @Suite struct CSVExportCommandTests {
     @Test func bothExportsImportAndASecondImportGivesOnlyDuplicates() throws {
         let cli = try CLIRunner()
@@ -33,40 +34,81 @@ import Testing
         #expect(second.status == 0 && second.output.contains("0 added, 3 skipped"), "\(second.output)")
     }
 
-    @Test(arguments: ["missing fields", "wrong type", "garbage", "100 MB line", "control character"])
-    func hostileExportsAreRefusedAndNothingIsImported(kind: String) throws {
+    /// A library of the starter albums, how many it holds, and where the export is written in it.
+    private func starterLibrary() throws -> (cli: CLIRunner, before: Int, file: URL) {
         let cli = try CLIRunner()
-        defer { cli.remove() }
         #expect(try cli.run("init", "--starter").status == 0)
-        let before = try cli.listedAlbums().count
-        let file = cli.folder.appendingPathComponent("collection.csv")
-        let good = ExportFixture.discogs(artist: "A", title: "Fine", released: "1991", id: "1")
-        switch kind {
-        case "missing fields":
-            try ExportFixture.write(header: ExportFixture.discogsHeader, rows: [good, ["C-1", "Artist"]], to: file)
-        case "wrong type":
-            try ExportFixture.write(header: ExportFixture.discogsHeader, rows: [good, ExportFixture.discogs(artist: "B", title: "T", released: "1991", id: "12ab")], to: file)
-        case "garbage":
-            try ExportFixture.write(header: ExportFixture.discogsHeader, rows: [good], to: file)
-            let handle = try FileHandle(forWritingTo: file)
-            try handle.seekToEnd()
+        return (cli, try cli.listedAlbums().count, cli.folder.appendingPathComponent("collection.csv"))
+    }
+
+    /// A good row of a Discogs export.
+    private let good = ExportFixture.discogs(artist: "A", title: "Fine", released: "1991", id: "1")
+
+    @Test(arguments: ["garbage", "100 MB line"])
+    func hostileExportsAreRefusedAndNothingIsImported(kind: String) throws {
+        let (cli, before, file) = try starterLibrary()
+        defer { cli.remove() }
+        try ExportFixture.write(header: ExportFixture.discogsHeader, rows: [good], to: file)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        if kind == "garbage" {
             try handle.write(contentsOf: Data((0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) }))
-            try handle.close()
-        case "100 MB line":
-            try ExportFixture.write(header: ExportFixture.discogsHeader, rows: [good], to: file)
-            let handle = try FileHandle(forWritingTo: file)
-            try handle.seekToEnd()
+        } else {
             let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
             for _ in 0..<100 { try handle.write(contentsOf: chunk) }
             try handle.write(contentsOf: Data(",B,T,L,F,5,1991,2,,,,,\r\n".utf8))
-            try handle.close()
-        default:
-            try ExportFixture.write(header: ExportFixture.discogsHeader, rows: [good, ExportFixture.discogs(artist: "Bell\u{7}", title: "T", released: "1991", id: "2")], to: file)
         }
+        try handle.close()
         let result = try cli.run("import", file.path)
         #expect(result.status != 0)
         let errors = result.errorLines
         #expect(errors.count == 1 && errors[0].contains(file.path) && (errors[0].contains("line 4") || errors[0].contains("row 2")), "the good row spans lines 2 and 3: \(result.error)")
         #expect(try cli.listedAlbums().count == before, "nothing imported")
+    }
+
+    /// One odd row never refuses a whole export (SPEC 9): a row that cannot be an album is
+    /// skipped and named, in the warnings and in the dry run's plan, the rest imports and the
+    /// command succeeds; `--strict` refuses the export instead, importing nothing.
+    @Test(arguments: ["missing fields", "wrong type"])
+    func aRowThatCannotBeAnAlbumIsSkippedAndNamedOrRefusedWithStrict(kind: String) throws {
+        let (cli, before, file) = try starterLibrary()
+        defer { cli.remove() }
+        let bad = kind == "missing fields" ? ["C-1", "Artist"] : ExportFixture.discogs(artist: "B", title: "T", released: "1991", id: "12ab")
+        try ExportFixture.write(header: ExportFixture.discogsHeader, rows: [good, bad], to: file)
+
+        let strict = try cli.run("import", "--strict", file.path)
+        #expect(strict.status != 0)
+        #expect(strict.errorLines.count == 1 && strict.errorLines[0].contains("\(file.path) row 2 (line 4)"), "\(strict.error)")
+        #expect(try cli.listedAlbums().count == before, "--strict imports nothing")
+
+        let dry = try cli.run("import", "--dry-run", "--json", file.path)
+        #expect(dry.status == 0, "a plan whose only invalid records are skipped would succeed: \(dry.error)")
+        let plan = try JSONSerialization.jsonObject(with: Data(dry.output.utf8)) as? [String: Any]
+        let entries = plan?["plan"] as? [[String: Any]] ?? []
+        #expect(entries.map { $0["outcome"] as? String } == ["new", "invalid"], "\(dry.output)")
+        #expect((entries.last?["label"] as? String)?.contains("row 2 (line 4)") == true && entries.last?["reason"] as? String == "release_id '\(kind == "wrong type" ? "12ab" : "")' is not a number", "\(dry.output)")
+
+        let result = try cli.run("import", file.path)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("1 added") && result.output.contains("1 not albums skipped"), "\(result.output)")
+        #expect(result.error.contains("warning: \(file.path) row 2 (line 4): release_id"), "the record is named: \(result.error)")
+        #expect(result.error.contains("warning: 1 record could not be an album and was skipped"), "\(result.error)")
+        #expect(try cli.listedAlbums().count == before + 1)
+    }
+
+    /// A control character in an export's text becomes one space (SPEC 9), where it refused the
+    /// whole export before.
+    @Test func aControlCharacterInARowBecomesOneSpace() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        #expect(try cli.run("init").status == 0)
+        let file = cli.folder.appendingPathComponent("collection.csv")
+        try ExportFixture.write(
+            header: ExportFixture.discogsHeader,
+            rows: [ExportFixture.discogs(artist: "Bell\u{7}\u{7}Boy", title: "Ring\u{1B}Tone\u{7}", released: "1991", id: "2")], to: file)
+        let result = try cli.run("import", file.path)
+        #expect(result.status == 0, "\(result.error)")
+        let albums = try cli.listedAlbums()
+        #expect(albums.map { $0["artist"] as? String } == ["Bell Boy"] && albums.map { $0["title"] as? String } == ["Ring Tone"], "\(albums)")
     }
 }

@@ -107,6 +107,15 @@ public struct AdapterRegistry: Sendable {
         return best.exporter
     }
 
+    /// The exporter registered as `name` (`export --format NAME`); an error listing the
+    /// registered ones when there is none.
+    public func exporter(named name: String) throws(AlbumKitError) -> any Exporter {
+        guard let exporter = exporters.first(where: { $0.name == name }) else {
+            throw AlbumKitError(.unsupported, "--format \(name): no such exporter (registered: \(exporters.map(\.name).joined(separator: ", ")))")
+        }
+        return exporter
+    }
+
     /// Every file ending an exporter writes, in registration order.
     public var exportEndings: [String] { exporters.flatMap(\.fileEndings) }
 }

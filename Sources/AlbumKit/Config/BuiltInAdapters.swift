@@ -10,6 +10,8 @@ extension AdapterRegistry {
         registry.register(AlbumListSource(format: PropertyListFormat()))
         registry.register(AlbumListExporter(format: JSONFormat()))
         registry.register(AlbumListExporter(format: PropertyListFormat()))
+        registry.register(FieldTableExporter(layout: .csv))
+        registry.register(FieldTableExporter(layout: .jsonLines))
         registry.register(.bundleCovers)
         registry.register(.fileCovers)
         for stage in [ImportStageFactory.validate, .normalize, .dedupe, .covers] { registry.register(stage) }

@@ -122,8 +122,12 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     public var kept = 0
     /// Albums a stage dropped (not duplicates).
     public var dropped = 0
-    /// Albums a dry run found invalid (a real import stops at the first).
+    /// Albums found invalid: records of other tools' files that could not be albums, skipped,
+    /// and — in a dry run — albums a stage failed (a real import stops at the first).
     public var invalid = 0
+    /// Of ``invalid``, the records of other tools' files skipped as not albums, each named in
+    /// ``warnings`` (SPEC 9).
+    public var recordsSkipped = 0
     public var coversStored = 0
     public var warnings: [String] = []
     public var dryRun = false

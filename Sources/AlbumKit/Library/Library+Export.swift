@@ -11,13 +11,18 @@ public struct ExportReport: Sendable, Hashable {
 }
 
 extension Library {
-    /// Writes the library to `destination` with the exporter registered for its file ending
-    /// (a backup bundle, an album list). An existing file is replaced only when `replacing`;
-    /// a missing folder is an error naming it. Publishes `export.started`, `export.progress`,
-    /// `export.finished`.
+    /// Writes the library to `destination` with the exporter registered as `format`, else the
+    /// one for its file ending (a backup bundle, an album list, a table); `fields` names the
+    /// fields an exporter that chooses them writes (an error for any other). An existing file is
+    /// replaced only when `replacing`; a missing folder is an error naming it. Publishes
+    /// `export.started`, `export.progress`, `export.finished`.
     @discardableResult
-    public func export(to destination: URL, replacing: Bool = false) async throws -> ExportReport {
-        let exporter = try registry.exporter(for: destination.path)
+    public func export(to destination: URL, replacing: Bool = false, format: String? = nil, fields: [String]? = nil) async throws -> ExportReport {
+        let exporter = try format.map { name throws(AlbumKitError) in try registry.exporter(named: name) } ?? registry.exporter(for: destination.path)
+        if fields != nil, !exporter.choosesFields {
+            let choosing = registry.exporters.filter(\.choosesFields).flatMap(\.fileEndings)
+            throw AlbumKitError(.unsupported, "--fields: the \(exporter.name) exporter writes every field; fields are chosen for \(choosing.joined(separator: ", "))")
+        }
         let folder = destination.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -30,7 +35,8 @@ extension Library {
         LeftoverFiles.sweep(folder, only: destination.lastPathComponent)
         // A library held in memory is exported from there; one read by points is read again
         // by the exporter, a run at a time, so that no export holds every album.
-        let contents = held != nil ? contents(of: try await snapshot()) : ExportContents(storage: storage)
+        var contents = held != nil ? contents(of: try await snapshot()) : ExportContents(storage: storage)
+        contents.fields = fields
         hub.publish(.exportStarted(path: destination.path, albums: try await count()))
         let bytes = try await exporter.export(contents, to: destination, hub: hub)
         let albums = contents.albumsRead.count

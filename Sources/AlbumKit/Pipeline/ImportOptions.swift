@@ -1,5 +1,5 @@
-/// How `import` runs: what to do with duplicates, whether to write at all, and which source
-/// to read the inputs with.
+/// How `import` runs: what to do with duplicates, whether to write at all, which source to
+/// read the inputs with, and whether a record that cannot be an album refuses its input.
 public struct ImportOptions: Sendable, Hashable {
     /// What to do with an album the library already holds.
     public var onDuplicate: DuplicatePolicy
@@ -8,12 +8,17 @@ public struct ImportOptions: Sendable, Hashable {
     /// Read every input with the source registered under this name (`import --format`),
     /// instead of the one that recognises it.
     public var format: String?
+    /// Refuse an input another tool wrote when any of its records cannot be an album, instead of
+    /// skipping and reporting those records (`import --strict`).
+    public var strict: Bool
 
-    /// Options with these values; the defaults are `skip`, a real import, sources by content.
-    public init(onDuplicate: DuplicatePolicy = .skip, dryRun: Bool = false, format: String? = nil) {
+    /// Options with these values; the defaults are `skip`, a real import, sources by content,
+    /// records that cannot be albums skipped.
+    public init(onDuplicate: DuplicatePolicy = .skip, dryRun: Bool = false, format: String? = nil, strict: Bool = false) {
         self.onDuplicate = onDuplicate
         self.dryRun = dryRun
         self.format = format
+        self.strict = strict
     }
 }
 

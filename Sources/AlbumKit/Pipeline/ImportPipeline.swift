@@ -34,7 +34,7 @@ public struct ImportPipeline: Sendable {
         hub.publish(.importStarted(inputs: inputs.map(\.path)))
         var staging = options.dryRun ? nil : CoverStaging(parent: configuration.libraryDirectory, store: library.storage.covers)
         do {
-            let reader = InputReader(registry: registry, configuration: configuration, hub: hub, forcedSource: options.format)
+            let reader = InputReader(registry: registry, configuration: configuration, hub: hub, forcedSource: options.format, strict: options.strict)
             var contents = try await reader.read(inputs, staging: &staging)
             var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
             let survivors: Spilled<ImportItem>
@@ -50,11 +50,13 @@ public struct ImportPipeline: Sendable {
             report.summary.dryRun = options.dryRun
             report.summary.coversStored = contents.coversRead
             if options.dryRun {
-                report.plan = try run.plan(with: survivors)
+                report.plan = try run.plan(with: survivors, skipped: contents.skipped)
                 report.count(report.plan)
             } else if staging != nil {
                 try await commit(survivors, staging: &staging!, into: library, report: &report)
+                report.summary.invalid = contents.skipped.count
             }
+            report.summary.recordsSkipped = contents.skipped.count
             report.summary.skipped = run.duplicates
             report.summary.dropped = run.reports.reduce(0) { $0 + $1.dropped } - run.duplicates
             hub.publish(.importFinished(report.summary))

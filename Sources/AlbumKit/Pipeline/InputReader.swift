@@ -15,6 +15,15 @@ struct InputReader {
         /// Carried cover bytes by the reference albums name them with.
         var covers: CarriedCovers
         var coversRead: Int
+        /// The records of other tools' files that could not be albums, skipped, each with the
+        /// number of albums read before it (where it stands in the plan).
+        var skipped: [SkippedRecord]
+    }
+
+    /// A record skipped as not an album, and how many albums the inputs gave before it.
+    struct SkippedRecord {
+        var entry: ImportPlan.Entry
+        var albumsBefore: Int
     }
 
     let registry: AdapterRegistry
@@ -24,6 +33,9 @@ struct InputReader {
     var forcedSource: String?
     /// The event that tells how far reading has got: each workflow publishes its own (SPEC 6).
     var progress: @Sendable (_ input: String, _ albums: Int, _ bytesRead: Int64, _ totalBytes: Int64?) -> LibraryEvent = LibraryEvent.importProgress
+    /// Refuse an input with a record that cannot be an album, instead of skipping the record
+    /// (`import --strict`).
+    var strict = false
 
     /// What the inputs held besides their albums, gathered as they are read.
     private struct Gathered {
@@ -31,6 +43,7 @@ struct InputReader {
         var warnings: [String] = []
         var covers = CarriedCovers()
         var coversRead = 0
+        var skipped: [SkippedRecord] = []
         /// The albums read so far.
         var items: Spilled<ImportItem>.Writer
     }
@@ -42,7 +55,7 @@ struct InputReader {
         for input in inputs { try await read(input, into: &contents, staging: &staging) }
         return Contents(
             items: try contents.items.finish(), state: contents.state, warnings: contents.warnings, covers: contents.covers,
-            coversRead: contents.coversRead)
+            coversRead: contents.coversRead, skipped: contents.skipped)
     }
 
     private func read(_ input: URL, into contents: inout Gathered, staging: inout CoverStaging?) async throws {
@@ -55,10 +68,21 @@ struct InputReader {
         // One string for every album of the input (`URL.path` makes a new one each time).
         let inputPath = input.path
         let checksCovers = source is any CoverCheckingSource
+        let othersFile = source.readsOtherToolsFiles
         while let item = try await items.next() {
             switch item {
+            case .album(let record, let label) where othersFile:
+                let repaired = record.repairingControlCharacters()
+                if let problem = repaired.problem(label: label) {
+                    try skip(repaired, label: label, reason: problem, input: inputPath, into: &contents)
+                } else {
+                    try contents.items.append(ImportItem(record: repaired, labelled: label, input: inputPath))
+                }
             case .album(let record, let label):
                 try contents.items.append(ImportItem(record: record, labelled: label, input: inputPath))
+            case .invalid(let record, let label, let reason):
+                guard othersFile else { throw AlbumKitError(.invalidAlbum, "\(label): \(reason)") }
+                try skip(record, label: label, reason: reason, input: inputPath, into: &contents)
             case .cover(let path, let bytes):
                 let key = try checkedKey(bytes, path: path, input: input, hashed: checksCovers)
                 // Bytes an earlier input carried are staged already (one input never carries a
@@ -85,6 +109,18 @@ struct InputReader {
         }
         contents.covers.merge(carried)
         if let state { contents.state = state }
+    }
+
+    /// Skips a record of another tool's file that cannot be an album, noting it for the summary
+    /// and the plan; with `--strict`, refuses the input instead.
+    private func skip(_ record: AlbumRecord, label: AlbumLabel, reason: String, input: String, into contents: inout Gathered) throws {
+        let item = ImportItem(record: record, labelled: label, input: input)
+        let sentence = reason.contains(item.label) ? reason : "\(item.label): \(reason)"
+        guard !strict else {
+            throw AlbumKitError(.invalidAlbum, "\(sentence) (--strict: nothing imported; without it the record is skipped)")
+        }
+        contents.warnings.append("\(sentence): skipped, not an album")
+        contents.skipped.append(SkippedRecord(entry: ImportPlan.Entry(.invalid, item, reason: reason), albumsBefore: contents.items.count))
     }
 
     /// What `source` reads with under `configuration`: the limits, `covers.fileRoots`, and

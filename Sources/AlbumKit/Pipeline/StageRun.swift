@@ -37,11 +37,17 @@ struct StageRun {
         return try survivors.finish()
     }
 
-    /// The plan: each album's fate in input order, survivors by what the commit will do.
-    func plan(with survivors: Spilled<ImportItem>) throws -> ImportPlan {
+    /// The plan: each album's fate in input order, survivors by what the commit will do, and
+    /// the records skipped as not albums where the inputs held them.
+    func plan(with survivors: Spilled<ImportItem>, skipped: [InputReader.SkippedRecord]) throws -> ImportPlan {
         var plan = ImportPlan()
         var next = survivors.reader()
-        for fate in fates {
+        var skips = skipped[...]
+        for (index, fate) in fates.enumerated() {
+            while let skip = skips.first, skip.albumsBefore <= index {
+                plan.entries.append(skip.entry)
+                skips = skips.dropFirst()
+            }
             if let fate {
                 plan.entries.append(fate)
             } else if let survivor = try next.next() {
@@ -53,6 +59,7 @@ struct StageRun {
                 plan.entries.append(ImportPlan.Entry(outcome, survivor))
             }
         }
+        plan.entries += skips.map(\.entry)
         return plan
     }
 

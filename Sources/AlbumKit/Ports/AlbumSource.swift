@@ -18,6 +18,9 @@ import Foundation
 ///   input (art beside a track) are read only when `context.fileRoots` permits them.
 /// - Ids come from the source's own identity, prefixed (`discogs:123`), so that importing
 ///   the same input twice gives only duplicates.
+/// - A source of files another tool wrote says so (``readsOtherToolsFiles``) and yields a
+///   record it cannot make into an album as ``SourceItem/invalid(_:label:reason:)`` rather than
+///   stopping: one odd row never refuses a whole collection (SPEC 9).
 public protocol AlbumSource: Sendable {
     /// A short name for `albumkit plugins` and `import --format` ("json", "bundle").
     var name: String { get }
@@ -27,6 +30,11 @@ public protocol AlbumSource: Sendable {
     var settings: [SettingDeclaration] { get }
     /// Where it comes from, for `albumkit plugins`.
     var origin: AdapterOrigin { get }
+    /// Whether its inputs are files another tool wrote (an export, a database, tagged audio),
+    /// not AlbumKit's own lists and bundles. `import` repairs their albums' text (a control
+    /// character becomes one space) and skips, naming it, an album that still breaks the field
+    /// rules, where an album of AlbumKit's own refuses its whole input (SPEC 9).
+    var readsOtherToolsFiles: Bool { get }
     /// How well this source recognises `input`.
     func match(_ input: SourceInput) -> SourceMatch
     /// The albums and covers in `input`, in the order they are read.
@@ -43,6 +51,9 @@ extension AlbumSource {
 
     /// No settings.
     public var settings: [SettingDeclaration] { [] }
+
+    /// AlbumKit's own lists and bundles: an invalid album refuses the input.
+    public var readsOtherToolsFiles: Bool { false }
 
     /// The module its type is declared in.
     public var origin: AdapterOrigin { AdapterOrigin(of: self) }
@@ -62,6 +73,7 @@ extension AlbumSource {
                     } catch {
                         problems.append(error.description)
                     }
+                case .invalid(_, let label, let reason): problems.append("\(label): \(reason)")
                 case .cover(let path, _): covers.insert(path)
                 case .state(let state): current = state.current
                 case .warning, .progress: break
@@ -156,6 +168,10 @@ public struct SourceContext: Sendable {
 public enum SourceItem: Sendable {
     /// An album as the input gives it, with a label that names it in messages.
     case album(AlbumRecord, label: AlbumLabel)
+    /// A record that cannot be an album (no title, a row the export's columns do not fit), with
+    /// what could be read of it, its label and why: an import skips and reports it, or refuses
+    /// the input with `--strict`.
+    case invalid(AlbumRecord, label: AlbumLabel, reason: String)
     /// Cover bytes at a bundle-relative `path` (`covers/<sha256>.<ext>`), which albums name
     /// as their `coverUrl`.
     case cover(path: String, bytes: Data)

@@ -24,6 +24,9 @@ public protocol Exporter: Sendable {
     var settings: [SettingDeclaration] { get }
     /// The file endings it writes, with their dot (`.tar.gz`, `.json`).
     var fileEndings: [String] { get }
+    /// Whether it writes the fields ``ExportContents/fields`` names (`export --fields`), rather
+    /// than every field of every album.
+    var choosesFields: Bool { get }
     /// Writes `contents` to `destination`; returns the bytes written.
     func export(_ contents: ExportContents, to destination: URL, hub: NotificationHub) async throws -> Int64
 }
@@ -34,6 +37,9 @@ extension Exporter {
 
     /// No settings.
     public var settings: [SettingDeclaration] { [] }
+
+    /// Every field.
+    public var choosesFields: Bool { false }
 }
 
 /// What an ``Exporter`` writes: the albums and memento, read as the exporter asks (a run at a
@@ -49,6 +55,9 @@ public struct ExportContents: Sendable {
     public var keepsStepIDs = false
     /// How many albums the last read handed over (what the export reports it wrote).
     let albumsRead = AlbumTally()
+    /// The fields asked for, by name (`export --fields title,year`), for an exporter that
+    /// ``Exporter/choosesFields``; nil for its default.
+    public var fields: [String]?
 
     /// Where the albums and memento come from.
     private enum Source: Sendable {

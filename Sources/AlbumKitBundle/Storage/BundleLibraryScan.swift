@@ -41,6 +41,8 @@ struct BundleLibraryScan: Sendable {
                 if let key = CoverKey(fileName: path) { covers[key] = .inSequence }
             case .coverLocation(let key, let offset, let size):
                 covers[key] = .offset(offset, size: size)
+            case .source(.invalid(_, let label, let reason)):
+                throw AlbumKitError(.unreadableInput, "\(file.path): album \(label): \(reason); the file was left as it is")
             case .source(.warning), .source(.progress):
                 break
             }

@@ -4,7 +4,7 @@ import Foundation
 
 extension DuplicatePolicy: ExpressibleByArgument {}
 
-/// `albumkit import PATH… [--format NAME] [--on-duplicate skip|replace|keep] [--dry-run [--json]] [--fetch-covers]`.
+/// `albumkit import PATH… [--format NAME] [--on-duplicate skip|replace|keep] [--dry-run [--json]] [--fetch-covers] [--strict]`.
 struct ImportCommand: AsyncParsableCommand, FlatMemoryCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -16,6 +16,8 @@ struct ImportCommand: AsyncParsableCommand, FlatMemoryCommand {
             recognises its content. Every album passes through the stages of import.stages \
             ('albumkit pipeline show'). A duplicate is the same id or, for an album without one, the \
             same artist, title and year ignoring case. Nothing is written if any input or stage fails. \
+            A record of another tool's file (an export, a beets database, tagged audio) that cannot be \
+            an album is skipped and named, and the rest imports; --strict refuses the input instead. \
             --dry-run prints the plan album by album: new, duplicate, replace, copy, dropped (stage and \
             reason), invalid (reason).
             """,
@@ -28,6 +30,7 @@ struct ImportCommand: AsyncParsableCommand, FlatMemoryCommand {
     @Flag(help: "Print the plan album by album; write nothing.") var dryRun = false
     @Flag(help: "With --dry-run: print the plan as JSON (a stable shape, see README).") var json = false
     @Flag(help: "After the albums are committed, fetch their covers (import is offline without it).") var fetchCovers = false
+    @Flag(help: "Refuse an input another tool wrote when any of its records cannot be an album (they are skipped and reported without it).") var strict = false
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file to import") }
@@ -35,7 +38,7 @@ struct ImportCommand: AsyncParsableCommand, FlatMemoryCommand {
     }
 
     func run() async throws {
-        let options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, format: format)
+        let options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, format: format, strict: strict)
         let report = try await global.withLibrary(progress: !json) { library, context in
             let (report, covers) = try await library.importAlbums(from: paths.map { URL(fileURLWithPath: $0) }, options: options, fetchCovers: fetchCovers)
             await context.warn(about: covers, in: library)
@@ -43,15 +46,21 @@ struct ImportCommand: AsyncParsableCommand, FlatMemoryCommand {
         }
         for warning in report.summary.warnings { Console.warning(warning) }
         let summary = report.summary
+        if summary.recordsSkipped > 0 {
+            let count = summary.recordsSkipped
+            Console.warning("\(count) record\(count == 1 ? "" : "s") could not be \(count == 1 ? "an album" : "albums") and \(count == 1 ? "was" : "were") skipped (named above; --strict refuses them)")
+        }
         if dryRun {
             print(json ? try ImportPlanText.json(report.plan) : ImportPlanText.render(report.plan))
-            if summary.invalid > 0 {
-                throw AlbumKitError(.invalidAlbum, "\(summary.invalid) album\(summary.invalid == 1 ? " is" : "s are") invalid: the import would fail")
+            let failing = summary.invalid - summary.recordsSkipped
+            if failing > 0 {
+                throw AlbumKitError(.invalidAlbum, "\(failing) album\(failing == 1 ? " is" : "s are") invalid: the import would fail")
             }
             return
         }
         var line = "Imported: \(summary.added) added, \(summary.skipped) skipped, \(summary.replaced) replaced, \(summary.kept) kept as copies"
         if summary.dropped > 0 { line += ", \(summary.dropped) dropped by stages" }
+        if summary.recordsSkipped > 0 { line += ", \(summary.recordsSkipped) not albums skipped" }
         print(line + ".")
     }
 }

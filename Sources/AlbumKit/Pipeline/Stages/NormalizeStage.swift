@@ -20,7 +20,7 @@ public struct NormalizeStage: ImportStage {
     }
 
     /// `text` trimmed, composed (NFC), with runs of white space made one space.
-    static func normalized(_ text: String) -> String {
+    public static func normalized(_ text: String) -> String {
         // Plain ASCII with single spaces inside is already normal: no copy.
         if text.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F || $0 == 0x20 }), !text.contains("  "),
             text.first != " ", text.last != " "

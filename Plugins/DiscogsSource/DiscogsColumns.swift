@@ -1,0 +1,100 @@
+import AlbumKit
+import Foundation
+import SourceSupport
+
+/// The columns of a Discogs collection export and how each maps to an album — the one place
+/// that knows it, read by the import (``DiscogsCollection``) and written back by the export
+/// (``DiscogsExporter``). A value the album's named fields would not give back exactly (an
+/// artist's ` (2)`, a title's trailing space, `Released` written `0` or left empty, a date the
+/// export wrote another way) is also kept as it was in `fields` under `discogs.<name>`, so that an
+/// export, imported and exported again, gives every column of every row as it was.
+enum DiscogsColumns {
+    /// The export's header, in Discogs's order.
+    static let header = [
+        "Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id", "CollectionFolder", "Date Added",
+        "Collection Media Condition", "Collection Sleeve Condition", "Collection Notes",
+    ]
+
+    /// Each column's name in `fields` (`discogs.<name>`).
+    static let fieldNames = [
+        "Catalog#": "catalogNumber", "Artist": "artist", "Title": "title", "Label": "label", "Format": "format", "Rating": "rating",
+        "Released": "released", "release_id": "releaseId", "CollectionFolder": "folder", "Date Added": "dateAdded",
+        "Collection Media Condition": "mediaCondition", "Collection Sleeve Condition": "sleeveCondition", "Collection Notes": "notes",
+    ]
+
+    /// The columns that are `fields` themselves (`discogs.folder`…): always kept there.
+    static let keptAsFields: Set<String> = ["CollectionFolder", "Collection Media Condition", "Collection Sleeve Condition"]
+
+    /// The name in `fields` of `column`: Discogs's own by the table, any other (a custom field
+    /// of the user's) in lower camel case (`Purchase Price` → `discogs.purchasePrice`).
+    static func fieldName(_ column: String) -> String {
+        "discogs.\(fieldNames[column] ?? CSVRow.fieldName(of: column))"
+    }
+
+    /// The value of `column` for `album`, as the export writes it: what `fields` keeps under
+    /// its name, else what its named field gives.
+    static func value(_ column: String, of album: some AlbumDetailsCarrier & CoreFields) -> String {
+        if let kept = album.fields[fieldName(column)] { return kept }
+        return derived(column, of: album)
+    }
+
+    /// What `derived` gives for `column` once `record` has been imported: its text trimmed and
+    /// normalized as the import's stages make it; what a row must say for the column not to be
+    /// kept apart in `fields`.
+    static func asImported(_ column: String, of record: AlbumRecord) -> String {
+        let value = derived(column, of: record)
+        switch column {
+        case "Catalog#", "Artist", "Title", "Label", "Format": return NormalizeStage.normalized(value)
+        case "Collection Notes": return value.trimmingCharacters(in: .whitespacesAndNewlines)
+        default: return value
+        }
+    }
+
+    /// What the album's named fields give for `column` (the export's own spelling).
+    static func derived(_ column: String, of album: some AlbumDetailsCarrier & CoreFields) -> String {
+        switch column {
+        case "Catalog#": album[.catalogNumber] ?? ""
+        case "Artist": album.artist
+        case "Title": album.title
+        case "Label": album[.label] ?? ""
+        case "Format": album[.format] ?? ""
+        case "Rating": album[.rating] ?? ""
+        case "Released": album[.released] ?? album.year
+        case "release_id": album.ids["discogs"] ?? ""
+        case "Date Added": album[.added].flatMap(Self.dateAdded) ?? ""
+        case "Collection Notes": album[.notes] ?? ""
+        default: ""
+        }
+    }
+
+    /// `2024-01-02T03:04:05Z` as Discogs writes a date added: `2024-01-02 03:04:05`.
+    static func dateAdded(_ timestamp: String) -> String? {
+        guard timestamp.count == 20, timestamp.hasSuffix("Z") else { return nil }
+        return timestamp.dropLast().replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// A date added as Discogs writes it (`2020-11-18 19:17:05`), or as a spreadsheet re-saved
+    /// it (`23/04/2023 04:38`), as RFC 3339 in UTC; nil for anything else.
+    static func timestamp(_ text: String) -> String? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 2 else { return nil }
+        let date = parts[0].split(separator: parts[0].contains("/") ? "/" : "-").map(String.init)
+        var time = parts[1].split(separator: ":").map(String.init)
+        guard date.count == 3, (2...3).contains(time.count), (date + time).allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+        if time.count == 2 { time.append("00") }
+        let (year, month, day) = parts[0].contains("/") ? (date[2], date[1], date[0]) : (date[0], date[1], date[2])
+        func two(_ text: String) -> String { text.count == 1 ? "0" + text : text }
+        let text = "\(year)-\(two(month))-\(two(day))T\(two(time[0])):\(two(time[1])):\(two(time[2]))Z"
+        return year.count == 4 ? text : nil
+    }
+}
+
+/// The core fields an album and a record both have.
+protocol CoreFields {
+    var title: String { get }
+    var artist: String { get }
+    var year: String { get }
+}
+
+extension Album: CoreFields {}
+extension AlbumRecord: CoreFields {}

@@ -1,0 +1,67 @@
+/// The repair and the check an album from a file another tool wrote goes through as it is read
+/// (SPEC 9): its text repaired where the repair is certain, then, when it still breaks a field
+/// rule, the reason it is skipped.
+extension AlbumRecord {
+    /// The record with each run of control characters in its text (tab aside, which SPEC 1
+    /// allows) turned into one space — in every field, tracks, tags, ids and `fields` included;
+    /// `notes` keeps its line breaks: exports hold titles with a line break or a stray escape,
+    /// and the field rules refuse control characters.
+    func repairingControlCharacters() -> AlbumRecord {
+        var record = self
+        record.title = title.replacingControlCharacters()
+        record.artist = artist.replacingControlCharacters()
+        record.genre = genre.replacingControlCharacters()
+        record.year = year.replacingControlCharacters()
+        if let coverUrl { record.coverUrl = coverUrl.replacingControlCharacters() }
+        guard !details.isEmpty else { return record }
+        for field in AlbumField.scalars {
+            if let value = record[field] { record[field] = value.replacingControlCharacters(keepingLineBreaks: field.kind == .notes) }
+        }
+        record.tags = tags.map { $0.replacingControlCharacters() }
+        record.ids = ids.mapValues { $0.replacingControlCharacters() }
+        record.fields = fields.mapValues { $0.replacingControlCharacters() }
+        record.tracks = tracks.map { track in
+            var track = track
+            track.title = track.title.replacingControlCharacters()
+            track.artist = track.artist?.replacingControlCharacters()
+            track.ids = track.ids.mapValues { $0.replacingControlCharacters() }
+            track.fields = track.fields.mapValues { $0.replacingControlCharacters() }
+            return track
+        }
+        return record
+    }
+
+    /// Why the record cannot be an album, or nil when it obeys the field rules.
+    func problem(label: AlbumLabel) -> String? {
+        do {
+            _ = try validated(newID: AlbumID(rawValue: "x"), label: label.description)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+}
+
+extension String {
+    /// The text with each run of control characters (below space but tab, and DEL; line breaks
+    /// too unless `keepingLineBreaks`) replaced by one space; the text itself when it holds
+    /// none, as nearly every text does.
+    func replacingControlCharacters(keepingLineBreaks: Bool = false) -> String {
+        func isControl(_ value: UInt32) -> Bool {
+            (value < 0x20 && value != 0x09 && !(keepingLineBreaks && (value == 0x0A || value == 0x0D))) || value == 0x7F
+        }
+        guard utf8.contains(where: { isControl(UInt32($0)) }) else { return self }
+        var repaired = String.UnicodeScalarView()
+        var inRun = false
+        for scalar in unicodeScalars {
+            let control = isControl(scalar.value)
+            if control {
+                if !inRun { repaired.append(" ") }
+            } else {
+                repaired.append(scalar)
+            }
+            inRun = control
+        }
+        return String(repaired)
+    }
+}
