@@ -1,13 +1,22 @@
 import AlbumKit
 
 /// One album as the API shows it: the fields of `albumkit list --json` (position, id,
-/// title, artist, genre, year, coverUrl, cover state) and, when the cover is stored, its
-/// SHA-256 (`/api/covers/{sha256}`).
+/// title, artist, genre, year, coverUrl, cover state), when the cover is stored its SHA-256
+/// (`/api/covers/{sha256}`), and when its last fetch failed, why.
 struct AlbumBody: Sendable {
     let position: Int
     let album: Album
     let cover: CoverState
     let coverSha256: String?
+    let coverFailure: String?
+
+    init(_ entry: AlbumPage.Entry) {
+        position = entry.listed.position
+        album = entry.listed.album
+        cover = entry.listed.cover
+        coverSha256 = entry.coverKey?.sha256
+        coverFailure = entry.coverFailure
+    }
 
     func write(to json: inout JSONWriter) {
         json.raw("{\"position\":")
@@ -28,11 +37,14 @@ struct AlbumBody: Sendable {
         json.string(cover.rawValue)
         json.raw(",\"coverSha256\":")
         json.string(coverSha256)
+        json.raw(",\"coverFailure\":")
+        json.string(coverFailure)
         json.raw("}")
     }
 }
 
-/// `GET /api/albums`: a page of albums, with the library's size and current album.
+/// `GET /api/albums`: a page of albums, with the library's size and current album, and the
+/// labels of the steps undo and redo would walk (null when there is none).
 struct AlbumPageBody: Sendable {
     let albums: [AlbumBody]
     let total: Int
@@ -40,6 +52,8 @@ struct AlbumPageBody: Sendable {
     let limit: Int
     let current: AlbumID?
     let currentPosition: Int?
+    let undo: String?
+    let redo: String?
 
     var json: [UInt8] {
         var json = JSONWriter(capacity: 256 + albums.count * 320)
@@ -58,6 +72,10 @@ struct AlbumPageBody: Sendable {
         json.string(current?.rawValue)
         json.raw(",\"currentPosition\":")
         json.number(currentPosition)
+        json.raw(",\"undo\":")
+        json.string(undo)
+        json.raw(",\"redo\":")
+        json.string(redo)
         json.raw("}")
         return json.bytes
     }
@@ -118,10 +136,12 @@ struct CurrentBody: Decodable {
     let id: String
 }
 
-/// `POST /api/undo`, `POST /api/redo`: what was taken back or applied again.
+/// `POST /api/undo`, `POST /api/redo`: what was taken back or applied again, and the ids of
+/// the albums that brought back, changed or moved.
 struct HistoryStepBody: Encodable {
     let undone: String?
     let redone: String?
+    let albums: [String]
 }
 
 /// `POST /api/import`: what an import did (as `import` prints it).
