@@ -324,3 +324,7 @@ def test_readme_screenshot(page, starter):
     page.wait_for_function("[...document.querySelectorAll('.cell img')].every(i => i.complete && i.naturalWidth > 0)")
     page.wait_for_timeout(400)  # the centring transition
     shot(page, "readme")
+    page.set_viewport_size({"width": 360, "height": 740})  # README's phone view
+    page.wait_for_timeout(400)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "readme-phone")

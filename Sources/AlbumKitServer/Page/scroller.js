@@ -22,6 +22,8 @@ class AlbumScroller {
     this.track = document.createElement("div");
     this.track.className = "track";
     element.replaceChildren(this.track);
+    // A new width (a phone turned, a window resized) may change the cells' size: centre again.
+    window.addEventListener("resize", () => this.reload());
     // The wheel, either axis: one album per notch (a trackpad's small deltas add up).
     let wheel = 0;
     element.addEventListener("wheel", (event) => {
