@@ -188,6 +188,8 @@ def test_two_serves_on_one_postgres_database_see_each_other(browser, tmp_path, p
         contexts = [context_one, context_two]
         open_page(page_one, server_one)
         open_page(page_two, server_two)
+        _, listed = server_two.json("GET", "/api/albums", expect=200)  # covers found in the database, in one lookup
+        assert [album["cover"] for album in listed["albums"]] == ["stored"] * 5 and all(a["coverSha256"] for a in listed["albums"])
         server_one.json("POST", "/api/albums", json_body={"title": "Shared", "artist": "Both"}, expect=201)
         # Seen by the other server's page; how fast is measured by `make bench` (the serve rows), not here.
         page_two.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 6", timeout=10_000)

@@ -11,6 +11,12 @@ public enum CoverFetchNotices {
     /// The folder of notices in `libraryDirectory`.
     public static func folder(in libraryDirectory: URL) -> URL { libraryDirectory.appendingPathComponent("fetching-covers") }
 
+    /// Whether `name` is the notice file (`PID.jsonl`) of a process that is alive.
+    static func isAlive(_ name: String) -> Bool {
+        guard name.hasSuffix(".jsonl"), let pid = Int32(name.dropLast(6)), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// This process's notice file, written from the cover events of a hub until ``end()``
     /// removes it.
     final class Announcement: Sendable {
@@ -23,6 +29,10 @@ public enum CoverFetchNotices {
         init?(libraryDirectory: URL, hub: NotificationHub) {
             let folder = CoverFetchNotices.folder(in: libraryDirectory)
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // What processes killed mid-fetch left says nothing any more.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !CoverFetchNotices.isAlive(name) {
+                unlink(folder.appendingPathComponent(name).path)
+            }
             path = folder.appendingPathComponent("\(getpid()).jsonl").path
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { return nil }
@@ -38,11 +48,13 @@ public enum CoverFetchNotices {
             }
         }
 
-        /// Stops noting and removes the file.
+        /// Stops noting and removes the file, and the folder when no other process has a file
+        /// there (a process creating one meanwhile then tells nobody; its fetch goes on).
         func end() {
             subscription.cancel()
             close(descriptor)
             unlink(path)
+            rmdir((path as NSString).deletingLastPathComponent)
         }
     }
 
@@ -65,8 +77,8 @@ public enum CoverFetchNotices {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             var events: [String] = []
             var seen: [String: Int] = [:]
-            for name in names where name.hasSuffix(".jsonl") {
-                guard let pid = Int32(name.dropLast(6)), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM,
+            for name in names {
+                guard name != "\(getpid()).jsonl", CoverFetchNotices.isAlive(name),
                       let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(name).path) else { continue }
                 defer { try? handle.close() }
                 var offset = read[name] ?? 0

@@ -608,6 +608,8 @@ const editor = {
   },
   /** The field an error from the core names, if any (`year '19x' …`, `the field 'title' …`). */
   fieldOf(message) {
+    const named = message.match(/field '(\w+)'/)?.[1];
+    if (this.fields.includes(named)) return named;
     const lower = message.toLowerCase();
     return this.fields.find((field) => new RegExp(`\\b${field.toLowerCase()}\\b`).test(lower))
       ?? (/\bcover\b/.test(lower) ? "coverUrl" : null);
