@@ -75,14 +75,26 @@ extension Library {
     public func page(matching query: AlbumQuery = .all, order: AlbumSort? = nil, offset: Int, limit: Int) async throws -> AlbumPage {
         let current = memento.current
         guard query.isEmpty, order?.keys.isEmpty ?? true else {
-            var matches: [ListedAlbum] = []
-            for try await run in listedPages(matching: query) { matches += run }
-            matches = order?.sorted(matches) ?? matches
-            let window = matches[min(offset, matches.count)..<min(matches.count, offset &+ limit)]
+            // Sorted, every match is kept until the order is known; in library order only the
+            // page's are, the rest counted as they pass.
+            let sorted = !(order?.keys.isEmpty ?? true)
+            var kept: [ListedAlbum] = []
+            var total = 0
+            var currentPosition: Int?
+            for try await run in listedPages(matching: query) {
+                if let current, currentPosition == nil { currentPosition = run.first { $0.album.id == current }?.position }
+                if sorted {
+                    kept += run
+                } else if total + run.count > offset, kept.count < limit {
+                    let from = max(0, offset - total)
+                    kept += run[from..<min(run.count, from + limit - kept.count)]
+                }
+                total += run.count
+            }
+            if let order, sorted { kept = Array(order.sorted(kept).dropFirst(offset).prefix(limit)) }
             return AlbumPage(
-                albums: window.map { AlbumPage.Entry(listed: $0, coverKey: $0.cover == .stored ? coverKey(of: $0.album) : nil, coverFailure: coverFailure(of: $0.album)) },
-                total: matches.count, current: current,
-                currentPosition: current.flatMap { id in matches.first { $0.album.id == id }?.position })
+                albums: kept.map { AlbumPage.Entry(listed: $0, coverKey: $0.cover == .stored ? coverKey(of: $0.album) : nil, coverFailure: coverFailure(of: $0.album)) },
+                total: total, current: current, currentPosition: currentPosition)
         }
         let albums = try await view()
         let total = try await albums.count()
