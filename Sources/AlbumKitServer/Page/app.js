@@ -302,6 +302,45 @@ function renderDetails() {
   const failure = covers.failure(album);
   const cover = covers.fetching.has(album.id) ? "fetching…" : failure ? `failed: ${failure}` : album.cover;
   page.details.querySelector('[data-field="cover"]').textContent = cover;
+  renderMoreFields(album);
+}
+
+/** Every other field the API gives (the album's whole record), in its order, and the tracks. */
+const shownFields = new Set(["position", "id", "title", "artist", "genre", "year", "coverUrl", "cover", "coverSha256", "coverFailure", "tracks"]);
+function renderMoreFields(album) {
+  const rows = [];
+  for (const [name, value] of Object.entries(album)) {
+    if (shownFields.has(name) || value == null || value === "" || (Array.isArray(value) && value.length === 0)) continue;
+    const term = document.createElement("dt");
+    term.textContent = labelOf(name);
+    const description = document.createElement("dd");
+    description.className = "wrap";
+    description.textContent = textOf(value);
+    rows.push(term, description);
+  }
+  byId("more-fields").replaceChildren(...rows);
+  const tracks = Array.isArray(album.tracks) ? album.tracks : [];
+  byId("tracks").hidden = tracks.length === 0;
+  byId("tracks").querySelector("ol").replaceChildren(...tracks.map((track) => {
+    const item = document.createElement("li");
+    const where = [track.disc ? `${track.disc}-` : "", track.number ?? ""].join("");
+    const length = track.seconds ? ` (${Math.floor(track.seconds / 60)}:${String(Math.round(track.seconds % 60)).padStart(2, "0")})` : "";
+    item.textContent = `${where ? where + ". " : ""}${track.title}${track.artist ? " — " + track.artist : ""}${length}`;
+    return item;
+  }));
+}
+
+/** `catalogNumber` → "Catalog number". */
+function labelOf(name) {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/\./g, " · ").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A value as text: lists joined, maps as `key: value` lines. */
+function textOf(value) {
+  if (Array.isArray(value)) return value.map(textOf).join(", ");
+  if (typeof value === "object") return Object.entries(value).map(([key, item]) => `${key}: ${textOf(item)}`).join("\n");
+  return String(value);
 }
 
 // ---- Search: the query language of `albumkit list`, shown as a grid --------------------
