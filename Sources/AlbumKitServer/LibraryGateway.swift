@@ -3,12 +3,17 @@ import Foundation
 
 /// Every call `serve` makes into the core, in one file: routes, the watcher and the cover
 /// service go through here, and only through the ``Library`` door. Changes run one at a time
-/// (``SerialGate``). Reads ask the library as it is: a database backend answers a page with
-/// point reads of its range and one lookup of its covers, so nothing here copies the library
-/// and no change reads it whole again (a file backend holds its own copy, as a command does).
+/// (``Gate``). Reads ask the library as it is: a database backend answers a page with point
+/// reads of its range and one lookup of its covers, so nothing here copies the library and no
+/// change reads it whole again (a file backend holds its own copy, as a command does). Pages
+/// are read a few at a time, within the connections the store keeps open; a query or a sort,
+/// which lists the whole library, one at a time, so that they bound memory and leave the
+/// pages their places.
 final class LibraryGateway: Sendable {
     private let library: Library
-    private let gate = SerialGate()
+    private let gate = Gate(places: 1)
+    private let pages = Gate(places: 3)
+    private let listings = Gate(places: 1)
 
     /// A gateway to the opened `library`.
     init(library: Library) {
@@ -30,13 +35,17 @@ final class LibraryGateway: Sendable {
 
     /// `limit` albums from `offset` of those `query` matches in `order` (see ``Library/page(matching:order:offset:limit:)``).
     func page(matching query: AlbumQuery, order: AlbumSort, offset: Int, limit: Int) async throws -> AlbumPage {
-        try await library.page(matching: query, order: order, offset: offset, limit: limit)
+        try await (query.isEmpty && order.keys.isEmpty ? pages : listings).run {
+            try await library.page(matching: query, order: order, offset: offset, limit: limit)
+        }
     }
 
     /// The album `reference` names, with its position and cover.
     func album(_ reference: AlbumReference) async throws -> AlbumPage.Entry {
-        let (album, position) = try await library.album(reference)
-        return await library.entries([album], from: position)[0]
+        try await pages.run {
+            let (album, position) = try await library.album(reference)
+            return await library.entries([album], from: position)[0]
+        }
     }
 
     /// The current album's id, if there is one.
