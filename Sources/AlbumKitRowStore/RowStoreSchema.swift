@@ -8,7 +8,8 @@ import Foundation
 /// inside the memento, version 2 a step per row); at version 3 both engines reach the shared
 /// layout of ``RowStoreSQL`` — the engine's statements rename its tables, then the steps
 /// here add what both share; version 4 indexes each album's duplicate key, version 5 indexes
-/// it with the library order beside it. A library from an
+/// it with the library order beside it, version 6 keeps the fields beyond the core six (SPEC 1)
+/// as JSON in a column of their own. A library from an
 /// older albumkit is upgraded in one writing transaction the first time this build connects to
 /// it; one from a newer albumkit is refused, untouched.
 enum RowStoreSchema {
@@ -18,8 +19,10 @@ enum RowStoreSchema {
     static let duplicateKeyVersion = 4
     /// The version that indexes the duplicate key with the order (``orderDuplicateKeys(_:)``).
     static let duplicateOrderVersion = 5
+    /// The version that added the `details` column (``addDetails(_:)``).
+    static let detailsVersion = 6
     /// The version this build writes.
-    static let currentVersion = 5
+    static let currentVersion = 6
 
     /// Creates every table in an empty store, then tunes their storage
     /// (``RowStoreDriver/storageTuning``), inside the caller's creating transaction.
@@ -70,6 +73,7 @@ enum RowStoreSchema {
             if step + 1 == sharedLayoutVersion { try await reachSharedLayout(connection, driver) }
             if step + 1 == duplicateKeyVersion { try await indexDuplicateKeys(connection) }
             if step + 1 == duplicateOrderVersion { try await orderDuplicateKeys(connection) }
+            if step + 1 == detailsVersion { try await addDetails(connection) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
     }
@@ -123,5 +127,11 @@ enum RowStoreSchema {
     private static func orderDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
         try await connection.execute("CREATE INDEX albumkit_albums_duplicate_order ON albumkit_albums (duplicate_key, sort_key)", [])
         try await connection.execute("DROP INDEX albumkit_albums_duplicate_key", [])
+    }
+
+    /// Version 6: the fields beyond the core six, as one JSON object per album (null for an
+    /// album that has none, as every album of an older library).
+    private static func addDetails<Connection: RowConnection>(_ connection: Connection) async throws {
+        try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN details text", [])
     }
 }

@@ -111,7 +111,7 @@ import Testing
             let none = try await Self.page(client, "q=cover:none")
             #expect((none["albums"] as? [[String: Any]])?.map { $0["title"] as? String } == ["No cover"])
 
-            for bad in ["q=year:abc", "sort=colour", "q=%22unclosed"] {
+            for bad in ["q=year:abc", "q=9x:red", "sort=9x", "q=%22unclosed"] {
                 try await client.execute(uri: "/api/albums?\(bad)", method: .get) { response in
                     #expect(response.status == .unprocessableContent, "\(bad): \(response.status)")
                 }

@@ -318,3 +318,42 @@ def test_a_cover_fetched_by_another_process_shows_a_spinner(page, starter):
             fetch.kill()
             fetch.communicate()
         covers.close()
+
+
+def test_every_field_and_the_tracks_are_shown_and_edited(page, starter):
+    sandbox, server = starter
+    body = {"title": "Kind of Blue", "artist": "Miles Davis", "label": "Columbia", "rating": 5, "released": "1959-08-17",
+            "tags": ["modal", "jazz"], "ids": {"discogs": "1"}, "fields": {"discogs.folder": "Jazz"},
+            "tracks": [{"title": "So What", "number": 1, "seconds": 562}, {"title": "Freddie Freeloader", "number": 2, "artist": "Miles"}]}
+    _, added = server.json("POST", "/api/albums", json_body=body, expect=201)
+    path = "/api/albums/" + added["album"]["id"]
+    open_page(page, server)
+    page.locator("#scroller").focus()
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('#details [data-field=title]').textContent === 'Kind of Blue'")
+    shown = page.locator("#more-fields").inner_text()
+    for text in ["Label", "Columbia", "Released", "1959-08-17", "Rating", "5", "modal, jazz", "discogs: 1", "discogs.folder: Jazz"]:
+        assert text in shown, (text, shown)
+    assert page.locator("#tracks li").all_inner_texts() == ["1. So What (9:22)", "2. Freddie Freeloader — Miles"]
+    shot(page, "every-field")
+
+    page.locator("#edit").click()
+    page.locator("#more-inputs summary").click()
+    page.fill("#editor [name=label]", "")
+    page.fill("#editor [name=rating]", "7")
+    page.fill("#editor [name=fields]", "discogs.folder: Jazz\nmood: calm")
+    page.fill("#editor [name=tags]", "modal")
+    page.locator("#editor button[type=submit]").click()
+    page.wait_for_selector("#error-rating:not([hidden])")
+    assert "rating" in page.locator("#error-rating").inner_text()
+    page.fill("#editor [name=rating]", "4.5")
+    page.fill("#editor [name=tracks]", page.locator("#editor [name=tracks]").input_value() + "\n3. Blue in Green (5:37)")
+    page.locator("#editor button[type=submit]").click()
+    page.wait_for_selector("#editor", state="hidden")
+    _, answer = server.json("GET", path, expect=200)
+    album = answer["album"]
+    assert "label" not in album and album["rating"] == 4.5 and album["tags"] == ["modal"]
+    assert album["fields"] == {"discogs.folder": "Jazz", "mood": "calm"} and album["ids"] == {"discogs": "1"}
+    assert [(t["title"], t.get("number"), t.get("seconds"), t.get("artist")) for t in album["tracks"]] == [
+        ("So What", 1, 562, None), ("Freddie Freeloader", 2, None, "Miles"), ("Blue in Green", 3, 337, None)], "a line left as it was keeps its track"
+    page.wait_for_function("document.querySelector('#more-fields').textContent.includes('mood: calm')")

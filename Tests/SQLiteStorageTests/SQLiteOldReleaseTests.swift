@@ -14,7 +14,7 @@ import Testing
         let file = cli.libraryFolder.appendingPathComponent("library.sqlite")
         try FileManager.default.createDirectory(at: cli.libraryFolder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixture, to: file)
-        try OldReleaseLibrary.expectUpgradedWithItsHistory(cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "sqlite"], currentVersion: 5) {
+        try OldReleaseLibrary.expectUpgradedWithItsHistory(cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "sqlite"], currentVersion: 6) {
             let script = """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
@@ -55,7 +55,7 @@ import Testing
 
         let listed = try cli.run(["list", "--format", "$title|$genre"], environment: sqlite)
         #expect(listed.output == "Low|\nHeroes|Art rock\nLodger|\n", "\(listed.error)")
-        #expect(try inspect() == "5 4 albumkit_albums_duplicate_order")
+        #expect(try inspect() == "6 4 albumkit_albums_duplicate_order")
         #expect(try cli.run(["current"], environment: sqlite).output.contains("title:    Lodger"))
         let duplicate = try cli.run(["add", "--title", "low", "--artist", "DAVID BOWIE", "--year", "1977"], environment: sqlite)
         #expect(duplicate.status != 0 && duplicate.error.contains("already in the library at position 1"), "\(duplicate.error)")

@@ -615,14 +615,78 @@ byId("delete").addEventListener("click", () => {
   });
 });
 
+/** The form's fields beyond the core five: the album's named optional fields, its tags, its
+ * ids elsewhere, its tracks and the person's own fields — each as a person types it. */
+const moreFields = [
+  { name: "released", label: "Released", hint: "1977, 1977-01 or 1977-01-14" },
+  { name: "label", label: "Label" },
+  { name: "catalogNumber", label: "Catalog number" },
+  { name: "format", label: "Format", hint: "LP, CD, digital…" },
+  { name: "country", label: "Country" },
+  { name: "barcode", label: "Barcode" },
+  { name: "rating", label: "Rating", hint: "0.5 to 5, in halves" },
+  { name: "added", label: "Added", hint: "2024-01-02T03:04:05Z" },
+  { name: "notes", label: "Notes", long: true },
+  { name: "tags", label: "Tags", hint: "separated by commas",
+    text: (value) => (value ?? []).join(", "), parse: (text) => text.split(",").map((tag) => tag.trim()).filter(Boolean) },
+  { name: "ids", label: "Ids elsewhere", hint: "one per line: musicbrainz: …, discogs: …", long: true, map: true },
+  { name: "fields", label: "Your own fields", hint: "one per line: mood: calm", long: true, map: true },
+  { name: "tracks", label: "Tracks", hint: "one per line: 1. Title (3:45), or 2-1. Title for disc 2", long: true,
+    text: (tracks) => (tracks ?? []).map(trackLine).join("\n"),
+    // A line left as it was keeps its whole track (its artist, ids and fields, which the line does not show).
+    parse: (text) => text.split("\n").filter((line) => line.trim())
+      .map((line) => (editor.album?.tracks ?? []).find((track) => trackLine(track) === line.trim()) ?? parseTrack(line)) },
+];
+for (const field of moreFields) {
+  if (field.map) {
+    field.text = (value) => Object.entries(value ?? {}).map(([key, item]) => `${key}: ${item}`).join("\n");
+    field.parse = (text) => Object.fromEntries(text.split("\n").filter((line) => line.includes(":"))
+      .map((line) => [line.slice(0, line.indexOf(":")).trim(), line.slice(line.indexOf(":") + 1).trim()]));
+  }
+  const label = document.createElement("label");
+  label.textContent = field.label + " ";
+  const input = document.createElement(field.long ? "textarea" : "input");
+  input.name = field.name;
+  input.setAttribute("aria-describedby", `error-${field.name}`);
+  if (field.hint) input.placeholder = field.hint;
+  label.append(input);
+  const error = document.createElement("p");
+  error.id = `error-${field.name}`;
+  error.className = "field-error";
+  error.hidden = true;
+  byId("more-inputs").append(label, error);
+}
+
+function trackLine(track) {
+  const place = track.number ? `${track.disc ? track.disc + "-" : ""}${track.number}. ` : "";
+  const length = track.seconds ? ` (${Math.floor(track.seconds / 60)}:${String(Math.round(track.seconds % 60)).padStart(2, "0")})` : "";
+  return place + track.title + length;
+}
+
+function parseTrack(line) {
+  const [, disc, number, title, minutes, seconds] = line.trim().match(/^(?:(?:(\d+)-)?(\d+)\.\s+)?(.*?)(?:\s+\((\d+):(\d{2})\))?$/);
+  const track = { title };
+  if (number) track.number = Number(number);
+  if (disc) track.disc = Number(disc);
+  if (minutes) track.seconds = Number(minutes) * 60 + Number(seconds);
+  return track;
+}
+
 /** The form: adds an album, or edits the one shown (and follows the row while open). */
 const editor = {
   album: null,        // the album being edited, or null when adding or closed
-  fields: ["title", "artist", "genre", "year", "coverUrl"],
+  core: ["title", "artist", "genre", "year", "coverUrl"],
+  get fields() { return this.core.concat(moreFields.map((field) => field.name)); },
+  shown: {},          // each field's text as the form opened with it
   open(album) {
     this.album = album;
     byId("editor-title").textContent = album ? `Edit “${album.title}”` : "Add an album";
-    for (const field of this.fields) page.editor.elements[field].value = album?.[field] ?? "";
+    for (const name of this.core) page.editor.elements[name].value = album?.[name] ?? "";
+    for (const field of moreFields) {
+      const value = album?.[field.name];
+      page.editor.elements[field.name].value = field.text ? field.text(value) : value == null ? "" : String(value);
+    }
+    this.shown = Object.fromEntries(this.fields.map((name) => [name, page.editor.elements[name].value]));
     this.clearErrors();
     page.editor.hidden = false;
     page.editor.elements.title.focus();
@@ -644,28 +708,48 @@ const editor = {
     note.hidden = !message;
     if (message) page.editor.elements[field].setAttribute("aria-invalid", "true");
     else page.editor.elements[field].removeAttribute("aria-invalid");
+    if (message && note.closest("details")) note.closest("details").open = true;
   },
-  /** The field an error from the core names, if any (`year '19x' …`, `the field 'title' …`). */
+  /** The field an error from the core names, if any (`field 'year' …`, `ids.discogs …`). */
   fieldOf(message) {
-    const named = message.match(/field '(\w+)'/)?.[1];
+    const named = message.match(/field '([\w.]+)'/)?.[1]?.split(".")[0];
     if (this.fields.includes(named)) return named;
     const lower = message.toLowerCase();
     return this.fields.find((field) => new RegExp(`\\b${field.toLowerCase()}\\b`).test(lower))
-      ?? (/\bcover\b/.test(lower) ? "coverUrl" : null);
+      ?? (/\bcover\b/.test(lower) ? "coverUrl" : /\btrack/.test(lower) ? "tracks" : null);
+  },
+  /** What the form says, as the API takes it: on an edit only what changed (an emptied
+   * optional field is removed, a map's removed entry null), on an add what is filled in. */
+  body() {
+    const body = {};
+    for (const name of this.fields) {
+      const text = page.editor.elements[name].value;
+      if (this.album ? text === this.shown[name] : text.trim() === "") continue;
+      const field = moreFields.find((more) => more.name === name);
+      if (!field) {
+        body[name] = text;
+      } else if (field.map) {
+        const now = field.parse(text);
+        const before = this.album ? field.parse(this.shown[name]) : {};
+        for (const key of Object.keys(before)) if (!(key in now)) now[key] = null;
+        body[name] = now;
+      } else {
+        body[name] = field.parse ? field.parse(text) : text === "" ? null : text;
+      }
+    }
+    return body;
   },
   async save() {
     this.clearErrors();
-    const fields = {};
-    for (const field of this.fields) fields[field] = page.editor.elements[field].value;
-    const missing = ["title", "artist"].filter((field) => fields[field].trim() === "");
+    const missing = ["title", "artist"].filter((field) => page.editor.elements[field].value.trim() === "");
     for (const field of missing) this.fieldError(field, `The ${field} is required.`);
     if (missing.length) return page.editor.elements[missing[0]].focus();
     try {
+      const body = this.body();
       if (this.album) {
-        await api("PATCH", albumPath(this.album), fields);
+        if (Object.keys(body).length > 0) await api("PATCH", albumPath(this.album), body);
       } else {
-        if (!fields.coverUrl) delete fields.coverUrl;
-        const { album } = await api("POST", "/api/albums", fields);
+        const { album } = await api("POST", "/api/albums", body);
         await api("PUT", "/api/current", { id: album.id });
       }
       this.close();
