@@ -165,7 +165,10 @@ let package = Package(
             exclude: ["Page"],
             plugins: ["EmbedStarterPlugin"]
         ),
-        .testTarget(name: "AlbumKitServerTests", dependencies: ["AlbumKitServer", "AlbumKit"]),
+        .testTarget(
+            name: "AlbumKitServerTests",
+            dependencies: ["AlbumKitServer", "AlbumKit", "SQLiteStorage", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "CAllocator", "albumkit"]),
         // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.
         .testTarget(name: "AlbumKitWorkflowTests", dependencies: ["AlbumKit", "AlbumKitBundle", "SQLiteStorage"]),

@@ -11,7 +11,8 @@ actor ConnectionPool<Driver: RowStoreDriver> {
     /// Kept connections the store changed beneath, closed once a fresh one opens: closing
     /// SQLite's last connection to a file writes the file, which a damaged one must be spared.
     private var retired: [Driver.Connection] = []
-    private static var keptIdle: Int { 4 }
+    /// Enough for `serve`: a few page reads, a listing, a writer and the watcher at once.
+    private static var keptIdle: Int { 8 }
 
     init(driver: Driver) {
         self.driver = driver

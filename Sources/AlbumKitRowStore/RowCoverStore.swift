@@ -73,6 +73,18 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
         }
     }
 
+    /// One query for the whole batch (`sha256 IN (…)`), matched back to the keys in Swift.
+    func storedKeys(among keys: [CoverKey]) async throws -> Set<CoverKey> {
+        guard !keys.isEmpty else { return [] }
+        let digests = Array(Set(keys.map(\.sha256)))
+        let rows = try await store.withReader(transaction: false) { reader in
+            try await reader.connection.query(RowStoreSQL.storedCoverKeys(count: digests.count), digests.map { .text($0) }) {
+                CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1))
+            }
+        }
+        return Set(rows).intersection(keys)
+    }
+
     func keys() async throws -> [CoverKey] {
         try await store.withReader(transaction: false) { reader in
             try await reader.connection.query(RowStoreSQL.coverKeys, []) { CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1)) }

@@ -85,6 +85,12 @@ enum RowStoreSQL {
         "SELECT sha256, file_extension, bytes FROM albumkit_covers WHERE sha256 IN ("
             + repeatElement("?", count: count).joined(separator: ", ") + ")"
     }
+    /// The digest and extension of each stored cover whose digest is one of `count`
+    /// arguments (the primary key's index answers it).
+    static func storedCoverKeys(count: Int) -> String {
+        "SELECT sha256, file_extension FROM albumkit_covers WHERE sha256 IN ("
+            + repeatElement("?", count: count).joined(separator: ", ") + ")"
+    }
     static let hasCover = "SELECT count(*) FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
     static let coverKeys = "SELECT sha256, file_extension FROM albumkit_covers ORDER BY sha256, file_extension"
     static let removeCover = "DELETE FROM albumkit_covers WHERE sha256 = ? AND file_extension = ? RETURNING length(bytes)"

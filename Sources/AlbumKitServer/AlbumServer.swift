@@ -30,7 +30,7 @@ public struct AlbumServer: Sendable {
     /// ``ServeSettings/check()``, or one that cannot be bound, is an error before anything runs.
     public func run(onRunning: @escaping @Sendable (String) -> Void) async throws {
         try settings.check()
-        let gateway = try await LibraryGateway(library: library)
+        let gateway = LibraryGateway(library: library)
         let covers = try await gateway.makeCoverService()
         let subscriptions = [covers.attach()]
         let feed = EventFeed(hub: gateway.hub)
@@ -43,7 +43,9 @@ public struct AlbumServer: Sendable {
                 onRunning("http://\(host.contains(":") ? "[\(host)]" : host):\(port)/")
             },
             logger: logger)
-        let lifecycle = ServeLifecycle(watcher: LibraryWatcher(gateway: gateway, logger: logger), feed: feed)
+        let lifecycle = ServeLifecycle(
+            watcher: LibraryWatcher(gateway: gateway, logger: logger),
+            relay: CoverRequestRelay(libraryDirectory: gateway.folder, feed: feed), feed: feed)
         // Shut down in reverse: the event streams end first, then the server drains.
         let group = ServiceGroup(
             configuration: .init(services: [app, lifecycle], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -1,20 +1,23 @@
 import AlbumKit
 import Foundation
-import Synchronization
 
 /// Every call `serve` makes into the core, in one file: routes, the watcher and the cover
 /// service go through here, and only through the ``Library`` door. Changes run one at a time
-/// (``SerialGate``) and each leaves a fresh copy of the library (``snapshot``) that reads use
-/// without waiting — pages of albums are served from memory.
+/// (``Gate``). Reads ask the library as it is: a database backend answers a page with point
+/// reads of its range and one lookup of its covers, so nothing here copies the library and no
+/// change reads it whole again (a file backend holds its own copy, as a command does). Pages
+/// are read a few at a time, within the connections the store keeps open; a query or a sort,
+/// which lists the whole library, one at a time, so that they bound memory and leave the
+/// pages their places.
 final class LibraryGateway: Sendable {
     private let library: Library
-    private let gate = SerialGate()
-    private let view: Mutex<LibrarySnapshot>
+    private let gate = Gate(places: 1)
+    private let pages = Gate(places: 3)
+    private let listings = Gate(places: 1)
 
     /// A gateway to the opened `library`.
-    init(library: Library) async throws {
+    init(library: Library) {
         self.library = library
-        view = Mutex(try await library.snapshot())
     }
 
     /// Where the library's events go.
@@ -23,8 +26,6 @@ final class LibraryGateway: Sendable {
     var location: String { library.location }
     /// The backend's feed of other writers' saves, when it has one (``LibraryWatcher``).
     var changeFeed: (any StorageChangeFeed)? { library.changeFeed }
-    /// The library as the last change or reload left it.
-    var snapshot: LibrarySnapshot { view.withLock { $0 } }
     /// The reading limits uploads are held to.
     var limits: Limits { library.configuration.limits }
     /// The library folder: uploads and exports are written inside it.
@@ -32,11 +33,30 @@ final class LibraryGateway: Sendable {
 
     // MARK: Reads
 
-    /// How `album`'s cover stands, with its stored key when the bytes are in the store.
-    func cover(of album: Album) async -> (state: CoverState, key: CoverKey?) {
-        guard album.coverUrl != nil else { return (.none, nil) }  // no reference: nothing to ask the library
-        if let key = await library.storedCover(of: album) { return (.stored, key) }
-        return (await library.coverState(of: album), nil)
+    /// `limit` albums from `offset` of those `query` matches in `order` (see ``Library/page(matching:order:offset:limit:)``).
+    func page(matching query: AlbumQuery, order: AlbumSort, offset: Int, limit: Int) async throws -> AlbumPage {
+        try await (query.isEmpty && order.keys.isEmpty ? pages : listings).run {
+            try await library.page(matching: query, order: order, offset: offset, limit: limit)
+        }
+    }
+
+    /// The album `reference` names, with its position and cover.
+    func album(_ reference: AlbumReference) async throws -> AlbumPage.Entry {
+        try await pages.run {
+            let (album, position) = try await library.album(reference)
+            return await library.entries([album], from: position)[0]
+        }
+    }
+
+    /// The current album's id, if there is one.
+    var current: AlbumID? { get async { await library.memento.current } }
+
+    /// What `undo` and `redo` would take back or apply again (nil when there is nothing).
+    var history: (undo: String?, redo: String?) {
+        get async {
+            let memento = await library.memento
+            return (memento.undo.last?.label, memento.redo.last?.label)
+        }
     }
 
     /// The stored cover whose SHA-256 is `sha256` (64 lower-case hex digits, checked by the
@@ -76,9 +96,20 @@ final class LibraryGateway: Sendable {
         try await change { try await $0.select(reference) }
     }
 
-    /// Takes back (or, `forward`, applies again) one step of history.
-    func walkHistory(forward: Bool) async throws -> LibraryChange {
-        try await change { forward ? try await $0.redo() : try await $0.undo() }
+    /// Takes back (or, `forward`, applies again) one step of history; returns its label and
+    /// the albums the walk brought back, changed or moved, in the order it touched them (what
+    /// the page selects after an undo).
+    func walkHistory(forward: Bool) async throws -> (label: String, albums: [AlbumID]) {
+        let step = try await change { forward ? try await $0.redo() : try await $0.undo() }
+        let applied = forward ? step.edits : step.inverse.edits
+        return (step.label, applied.compactMap { edit in
+            switch edit {
+            case .insert(let album, _): album.id
+            case .update(_, let after): after.id
+            case .move(let id, _, _): id
+            case .remove: nil
+            }
+        })
     }
 
     /// Imports `file` exactly as `albumkit import FILE` would (one undoable step).
@@ -101,14 +132,8 @@ final class LibraryGateway: Sendable {
     /// the hub and finishes it when serving ends.
     func makeCoverService() async throws -> CoverService { try await library.makeCoverService() }
 
-    /// Runs `body` after every earlier change, then refreshes ``snapshot`` — also when it
-    /// failed, since the library may have caught up with another writer meanwhile.
+    /// Runs `body` after every earlier change.
     private func change<T>(_ body: (Library) async throws -> T) async throws -> T {
-        try await gate.run {
-            let result: Result<T, any Error>
-            do { result = .success(try await body(library)) } catch { result = .failure(error) }
-            if let fresh = try? await library.snapshot() { view.withLock { $0 = fresh } }
-            return try result.get()
-        }
+        try await gate.run { try await body(library) }
     }
 }

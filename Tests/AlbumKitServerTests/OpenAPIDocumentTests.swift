@@ -14,7 +14,7 @@ import Testing
         let storage = FileStorage(file: folder.appendingPathComponent("library.json"), format: JSONFormat(), coversFolder: folder.appendingPathComponent("covers"))
         try await storage.create()
         let library = try await Library.open(storage, hub: NotificationHub())
-        let gateway = try await LibraryGateway(library: library)
+        let gateway = LibraryGateway(library: library)
         let router = AlbumServer.router(gateway: gateway, feed: EventFeed(hub: gateway.hub), settings: try ServeSettings())
 
         let routed = Set(router.routes.map { "\($0.method) \(Self.normalised($0.path.description))" }.filter { $0.contains(" /api/") })

@@ -33,12 +33,32 @@ def test_albums_are_paged_in_order_with_the_current_album(starter):
     assert page["total"] == 5 and page["offset"] == 0 and page["limit"] == 100
     assert [a["title"] for a in page["albums"]] == names(sandbox)
     first = page["albums"][0]
-    assert set(first) == {"position", "id", "title", "artist", "genre", "year", "coverUrl", "cover", "coverSha256"}
+    assert set(first) == {"position", "id", "title", "artist", "genre", "year", "coverUrl", "cover", "coverSha256", "coverFailure"}
     assert first["cover"] == "stored" and len(first["coverSha256"]) == 64
     _, part = server.json("GET", "/api/albums?offset=2&limit=2", expect=200)
     assert [a["position"] for a in part["albums"]] == [3, 4]
     _, beyond = server.json("GET", "/api/albums?offset=50", expect=200)
     assert beyond["albums"] == [] and beyond["total"] == 5
+
+
+def test_q_and_sort_take_the_language_of_list(starter):
+    sandbox, server = starter
+    for q, sort in [("sun", "year-"), ("genre:pop ^year:2003", ""), ("year:1980..", "artist-,title"), ("", "title")]:
+        query = urllib.parse.urlencode({"q": q, "sort": sort, "limit": 2})
+        _, page = server.json("GET", f"/api/albums?{query}", expect=200)
+        listed = sandbox.albums()["albums"] if not q and not sort else json.loads(
+            sandbox.run("list", "--json", *q.split(), *(["--sort", sort] if sort else [])).stdout)["albums"]
+        assert page["total"] == len(listed) and [a["id"] for a in page["albums"]] == [a["id"] for a in listed[:2]], (q, sort)
+        assert [a["position"] for a in page["albums"]] == [a["position"] for a in listed[:2]]
+    _, page = server.json("GET", "/api/albums?q=artist:nobody", expect=200)
+    assert page["albums"] == [] and page["total"] == 0
+
+
+@pytest.mark.parametrize("query", ["q=year:abc", "q=9x:red", "q=cover:blue", "sort=9x", 'q="open'])
+def test_a_query_or_sort_that_does_not_parse_is_422(starter, query):
+    _, server = starter
+    status, answer = server.json("GET", f"/api/albums?{urllib.parse.quote(query, safe='=')}")
+    assert status == 422 and answer["error"]["kind"] == "invalidQuery", answer
 
 
 @pytest.mark.parametrize("query", ["limit=0", "limit=1001", "offset=-1", "limit=ten"])
@@ -133,6 +153,7 @@ def test_add_update_move_delete_undo_redo(starter):
 
     _, undone = server.json("POST", "/api/undo", expect=200)
     assert undone["undone"].startswith("remove") and names(sandbox)[-1] == "Low"
+    assert undone["albums"] == [added["album"]["id"]], "the album the undo brought back"
     server.json("POST", "/api/undo", expect=200)  # the move
     assert names(sandbox)[1] == "Low"
     _, redone = server.json("POST", "/api/redo", expect=200)

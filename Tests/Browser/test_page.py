@@ -145,15 +145,16 @@ def test_an_error_from_the_core_is_shown(page, sandbox):
     server = sandbox.start()
     page.goto(server.url + "/")
     page.wait_for_selector("#status[data-state=live]")
-    page.locator("#undo").click()
-    page.wait_for_selector("#error:not([hidden])")
-    assert "nothing to undo" in page.locator("#error span").inner_text()
+    assert page.locator("#undo").is_disabled(), "nothing to undo: the button says so, no error"
+    page.locator("body").press("Control+z")
+    page.wait_for_function("document.querySelector('#toast span').textContent === 'Nothing to undo.'")
+    assert page.locator("#error").is_hidden()
     page.locator("#add").click()
     page.fill("#editor input[name=title]", "Bad year")
     page.fill("#editor input[name=artist]", "Someone")
     page.fill("#editor input[name=year]", "19x")
     page.locator("#editor button[type=submit]").click()
-    page.wait_for_function("document.querySelector('#error span').textContent.includes('year')")
+    page.wait_for_function("document.querySelector('#error-year').textContent.includes('year')")
     page.fill("#editor input[name=year]", "1999")
     page.locator("#editor button[type=submit]").click()
     page.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 1")
@@ -187,6 +188,8 @@ def test_two_serves_on_one_postgres_database_see_each_other(browser, tmp_path, p
         contexts = [context_one, context_two]
         open_page(page_one, server_one)
         open_page(page_two, server_two)
+        _, listed = server_two.json("GET", "/api/albums", expect=200)  # covers found in the database, in one lookup
+        assert [album["cover"] for album in listed["albums"]] == ["stored"] * 5 and all(a["coverSha256"] for a in listed["albums"])
         server_one.json("POST", "/api/albums", json_body={"title": "Shared", "artist": "Both"}, expect=201)
         # Seen by the other server's page; how fast is measured by `make bench` (the serve rows), not here.
         page_two.wait_for_function("document.querySelectorAll('.cell .view[data-id]').length === 6", timeout=10_000)
@@ -205,16 +208,20 @@ def test_two_serves_on_one_postgres_database_see_each_other(browser, tmp_path, p
 
 
 class SlowCovers:
-    """A local HTTP server that answers covers slowly: /slow.png after a delay, /gone.png 404."""
+    """A local HTTP server that answers covers slowly: /slow.png after a delay, /gone.png 404,
+    /later.png 404 the first time and then as /slow.png (a host that was down comes back)."""
 
     def __init__(self, delay):
         png = (ROOT / "Bundles" / "starter" / "covers").glob("*.png")
         body = next(png).read_bytes()
         release = self.release = threading.Event()
+        later = []
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
-                if self.path == "/slow.png":
+                if self.path == "/later.png":
+                    later.append(self.path)
+                if self.path == "/slow.png" or (self.path == "/later.png" and len(later) > 1):
                     release.wait(delay)
                     self.send_response(200)
                     self.send_header("Content-Type", "image/png")
@@ -319,3 +326,7 @@ def test_readme_screenshot(page, starter):
     page.wait_for_function("[...document.querySelectorAll('.cell img')].every(i => i.complete && i.naturalWidth > 0)")
     page.wait_for_timeout(400)  # the centring transition
     shot(page, "readme")
+    page.set_viewport_size({"width": 360, "height": 740})  # README's phone view
+    page.wait_for_timeout(400)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "readme-phone")

@@ -83,8 +83,11 @@ extension Library {
     }
 
     /// Runs `body` with a cover service answering every `cover.requested` on the hub, then
-    /// waits for every fetch it started and returns what happened.
+    /// waits for every fetch it started and returns what happened. Other processes (`serve`)
+    /// learn of each request meanwhile (``CoverFetchNotices``).
     public func fetchingCovers(_ body: () async throws -> Void) async throws -> CoverFetchSummary {
+        let announcement = CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, hub: hub)
+        defer { announcement?.end() }
         let service = try makeCoverService()
         LeftoverFiles.sweepCovers(of: storage.covers)
         let subscription = service.attach()

@@ -66,6 +66,63 @@ extension Library {
         }
     }
 
+    /// `limit` albums from the 0-based `offset` of those `query` matches, in `order` (library
+    /// order when it has no keys), with their covers — what one page of `serve` shows.
+    /// Without a query or an order, the albums are the backend's point reads of that range (or
+    /// the held library's) and their covers are judged with one lookup in the store, so a page
+    /// costs a few queries whatever the library's size; otherwise every album is listed, as
+    /// `list QUERY --sort …` lists them, and the page is cut from the matches.
+    public func page(matching query: AlbumQuery = .all, order: AlbumSort? = nil, offset: Int, limit: Int) async throws -> AlbumPage {
+        let current = memento.current
+        guard query.isEmpty, order?.keys.isEmpty ?? true else {
+            // Sorted, every match is kept until the order is known; in library order only the
+            // page's are, the rest counted as they pass.
+            let sorted = !(order?.keys.isEmpty ?? true)
+            var kept: [ListedAlbum] = []
+            var total = 0
+            var currentPosition: Int?
+            for try await run in listedPages(matching: query) {
+                if let current, currentPosition == nil { currentPosition = run.first { $0.album.id == current }?.position }
+                if sorted {
+                    kept += run
+                } else if total + run.count > offset, kept.count < limit {
+                    let from = max(0, offset - total)
+                    kept += run[from..<min(run.count, from + limit - kept.count)]
+                }
+                total += run.count
+            }
+            if let order, sorted { kept = Array(order.sorted(kept).dropFirst(offset).prefix(limit)) }
+            return AlbumPage(
+                albums: kept.map { AlbumPage.Entry(listed: $0, coverKey: $0.cover == .stored ? coverKey(of: $0.album) : nil, coverFailure: coverFailure(of: $0.album)) },
+                total: total, current: current, currentPosition: currentPosition)
+        }
+        let albums = try await view()
+        let total = try await albums.count()
+        let start = min(offset, total)
+        var currentPosition: Int?
+        if let current { currentPosition = try await albums.index(of: current).map { $0 + 1 } }
+        return AlbumPage(
+            albums: await entries(try await albums.albums(in: start..<min(total, start &+ limit)), from: start + 1),
+            total: total, current: current, currentPosition: currentPosition)
+    }
+
+    /// `albums` (the first at 1-based `position`) with their covers: the memento judges each,
+    /// and the store is asked once which of the keys it leaves open it holds (every one
+    /// missing when the store cannot be read).
+    public func entries(_ albums: [Album], from position: Int) async -> [AlbumPage.Entry] {
+        let judged = albums.map { CoverState.judged($0, resolutions: memento.covers) }
+        let keys = judged.compactMap(\.key)
+        let stored = keys.isEmpty ? [] : (try? await storage.covers.storedKeys(among: keys)) ?? []
+        return albums.indices.map { index in
+            let (state, key) = judged[index]
+            let storedKey = key.flatMap { stored.contains($0) ? $0 : nil }
+            let cover = key == nil ? state : (storedKey == nil ? .missing : .stored)
+            return AlbumPage.Entry(
+                listed: ListedAlbum(position: position + index, album: albums[index], cover: cover), coverKey: storedKey,
+                coverFailure: coverFailure(of: albums[index]))
+        }
+    }
+
     /// The one album `reference` names, cover states taken from the store.
     public func resolve(_ reference: AlbumReference) async throws -> ListedAlbum {
         guard case .words = reference else {
@@ -131,4 +188,26 @@ extension Library {
 
     /// The keys `store` holds; none when it cannot be read (every cover then shows as missing).
     private static func storedKeys(in store: any CoverStore) async -> Set<CoverKey> { (try? await store.keySet()) ?? [] }
+}
+
+/// One page of albums, as ``Library/page(matching:order:offset:limit:)`` reads it.
+public struct AlbumPage: Sendable {
+    /// An album of the page and its cover.
+    public struct Entry: Sendable {
+        /// The album, its library position and its cover's state.
+        public let listed: ListedAlbum
+        /// The stored cover's key, when the state is ``CoverState/stored``.
+        public let coverKey: CoverKey?
+        /// Why the last fetch of its cover failed, if it did.
+        public let coverFailure: String?
+    }
+
+    /// The albums of the page.
+    public let albums: [Entry]
+    /// How many albums match (the library's size without a query).
+    public let total: Int
+    /// The current album (the memento's), if any.
+    public let current: AlbumID?
+    /// The current album's 1-based library position, when it is among those that match.
+    public let currentPosition: Int?
 }

@@ -139,7 +139,7 @@ public actor Library {
     }
 
     /// The albums as readers see them now.
-    private func view() async throws -> any AlbumsView {
+    func view() async throws -> any AlbumsView {
         if let held { return AlbumsInMemory(albums: held) }
         if let reads = storage.pointReads { return AlbumsByPointReads(reads: reads) }
         return AlbumsInMemory(albums: try await storage.load().albums)

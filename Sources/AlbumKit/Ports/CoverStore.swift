@@ -25,6 +25,9 @@ public protocol CoverStore: Sendable {
     func data(for keys: [CoverKey]) async throws -> [Data?]
     /// Whether `key` is stored.
     func contains(_ key: CoverKey) async throws -> Bool
+    /// Which of `keys` are stored: what ``contains(_:)`` says of each, in one trip where the
+    /// store can (a page of `serve` judges a hundred albums' covers with one indexed lookup).
+    func storedKeys(among keys: [CoverKey]) async throws -> Set<CoverKey>
     /// Every stored key.
     func keys() async throws -> [CoverKey]
     /// Every stored key, as a set: what judging many albums' covers at once needs (`list`),
@@ -55,6 +58,13 @@ extension CoverStore {
 
     /// The keys ``keys()`` lists.
     public func keySet() async throws -> Set<CoverKey> { Set(try await keys()) }
+
+    /// Asks ``contains(_:)`` once per key.
+    public func storedKeys(among keys: [CoverKey]) async throws -> Set<CoverKey> {
+        var stored = Set<CoverKey>()
+        for key in Set(keys) where try await contains(key) { stored.insert(key) }
+        return stored
+    }
 
     /// Stores that are not a folder of files take new covers through ``insert(_:)``.
     public var filesFolder: URL? { nil }

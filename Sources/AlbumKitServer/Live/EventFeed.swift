@@ -8,6 +8,8 @@ final class EventFeed: Sendable {
     /// What a stream carries.
     enum Item: Sendable {
         case event(LibraryEvent)
+        /// An event of another process, as the JSON line it wrote.
+        case relayed(String)
         case heartbeat
     }
 
@@ -47,6 +49,12 @@ final class EventFeed: Sendable {
             _ = self?.state.withLock { $0.open.removeValue(forKey: id) }
         }
         return stream
+    }
+
+    /// Sends another process's event (its JSON line) down every stream, without publishing
+    /// it on the hub, whose subscribers must not act on it.
+    func relay(_ line: String) {
+        for continuation in state.withLock({ Array($0.open.values) }) { continuation.yield(.relayed(line)) }
     }
 
     /// Sends a heartbeat down every stream.

@@ -5,9 +5,10 @@
  * It knows nothing about albums. It asks its data source how many items there are
  * (`numberOfItems(scroller)`) and for the view of one item (`viewForItem(scroller, index)`,
  * an element), and tells its delegate which item was chosen
- * (`scrollerDidSelectItem(scroller, index)`). Arrow keys, a click or a horizontal swipe
- * choose; the chosen item is centred and highlighted. Only the cells near the current one
- * exist in the page, so a library of 100 000 albums scrolls as one of five does.
+ * (`scrollerDidSelectItem(scroller, index)`). A click, a horizontal swipe or the wheel
+ * choose (the page's keys call `step`, `choose` and `cellsInView`); the chosen item is centred
+ * and highlighted. Only the cells near the current one exist in the page, so a library of
+ * 100 000 albums scrolls as one of five does.
  */
 class AlbumScroller {
   /** How many cells are kept on each side of the current one. */
@@ -21,7 +22,17 @@ class AlbumScroller {
     this.track = document.createElement("div");
     this.track.className = "track";
     element.replaceChildren(this.track);
-    element.addEventListener("keydown", (event) => this.onKey(event));
+    // A new width (a phone turned, a window resized) may change the cells' size: centre again.
+    window.addEventListener("resize", () => this.reload());
+    // The wheel, either axis: one album per notch (a trackpad's small deltas add up).
+    let wheel = 0;
+    element.addEventListener("wheel", (event) => {
+      event.preventDefault();
+      wheel += Math.abs(event.deltaX) > Math.abs(event.deltaY) ? event.deltaX : event.deltaY;
+      if (Math.abs(wheel) < 40) return;
+      this.step(wheel > 0 ? 1 : -1);
+      wheel = 0;
+    }, { passive: false });
     element.addEventListener("click", (event) => {
       const cell = event.target.closest(".cell");
       if (cell) this.choose(Number(cell.dataset.index));
@@ -85,12 +96,13 @@ class AlbumScroller {
     if (cell) cell.replaceChildren(this.dataSource.viewForItem(this, index));
   }
 
-  onKey(event) {
-    if (event.key === "ArrowRight") this.choose(this.currentIndex + 1);
-    else if (event.key === "ArrowLeft") this.choose(this.currentIndex - 1);
-    else if (event.key === "Home") this.choose(0);
-    else if (event.key === "End") this.choose(this.count - 1);
-    else return;
-    event.preventDefault();
+  /** Chooses the item `delta` places from the current one. */
+  step(delta) { this.choose(this.currentIndex + delta); }
+
+  /** How many cells the row shows at once (what PageUp and PageDown move by). */
+  cellsInView() {
+    const style = getComputedStyle(this.element);
+    const size = parseFloat(style.getPropertyValue("--cell")) + parseFloat(style.getPropertyValue("--gap"));
+    return Math.max(1, Math.floor(this.element.clientWidth / size));
   }
 }

@@ -2,23 +2,35 @@ import AlbumKit
 
 /// One album as the API shows it: every field it has (the core's one album shape, as
 /// `albumkit show --json` writes it), its position, cover state, `coverUrl` null when it has
-/// none, and, when the cover is stored, its SHA-256 (`/api/covers/{sha256}`).
+/// none, when the cover is stored its SHA-256 (`/api/covers/{sha256}`), and when its last
+/// fetch failed, why.
 struct AlbumBody: Sendable {
     let position: Int
     let album: Album
     let cover: CoverState
     let coverSha256: String?
+    let coverFailure: String?
+
+    init(_ entry: AlbumPage.Entry) {
+        position = entry.listed.position
+        album = entry.listed.album
+        cover = entry.listed.cover
+        coverSha256 = entry.coverKey?.sha256
+        coverFailure = entry.coverFailure
+    }
 
     func write(to json: inout JSONWriter) {
         var extra: [(key: String, value: AlbumObjectWriter.Extra)] = [
             ("position", .number(position)), ("cover", .text(cover.rawValue)), ("coverSha256", .text(coverSha256)),
+            ("coverFailure", .text(coverFailure)),
         ]
         if album.coverUrl == nil { extra.append(("coverUrl", .text(nil))) }
         json.album(album, extra: extra)
     }
 }
 
-/// `GET /api/albums`: a page of albums, with the library's size and current album.
+/// `GET /api/albums`: a page of albums, with the library's size and current album, and the
+/// labels of the steps undo and redo would walk (null when there is none).
 struct AlbumPageBody: Sendable {
     let albums: [AlbumBody]
     let total: Int
@@ -26,6 +38,8 @@ struct AlbumPageBody: Sendable {
     let limit: Int
     let current: AlbumID?
     let currentPosition: Int?
+    let undo: String?
+    let redo: String?
 
     var json: [UInt8] {
         var json = JSONWriter(capacity: 256 + albums.count * 320)
@@ -44,6 +58,10 @@ struct AlbumPageBody: Sendable {
         json.string(current?.rawValue)
         json.raw(",\"currentPosition\":")
         json.number(currentPosition)
+        json.raw(",\"undo\":")
+        json.string(undo)
+        json.raw(",\"redo\":")
+        json.string(redo)
         json.raw("}")
         return json.bytes
     }
@@ -131,10 +149,12 @@ struct CurrentBody: Decodable {
     let id: String
 }
 
-/// `POST /api/undo`, `POST /api/redo`: what was taken back or applied again.
+/// `POST /api/undo`, `POST /api/redo`: what was taken back or applied again, and the ids of
+/// the albums that brought back, changed or moved.
 struct HistoryStepBody: Encodable {
     let undone: String?
     let redone: String?
+    let albums: [String]
 }
 
 /// `POST /api/import`: what an import did (as `import` prints it).

@@ -24,23 +24,22 @@ struct AlbumRoutes: Sendable {
             return try await single(.id(album.id))
         }
         router.delete("/api/albums/:id") { _, context in
-            let reference = try reference(context)
-            let position = try reference.index(in: gateway.snapshot) + 1
-            let album = try await gateway.remove(reference)
-            return JSONBody.response(json: SingleAlbumBody(album: await body(album, position: position)).json)
+            // The album as it was, at the position it had: pinned by id, so the removal takes
+            // exactly the album answered even if another change moves it meanwhile.
+            let before = try await gateway.album(try reference(context))
+            _ = try await gateway.remove(.id(before.listed.album.id))
+            return JSONBody.response(json: SingleAlbumBody(album: AlbumBody(before)).json)
         }
         router.post("/api/albums/:id/move") { request, context in
             let reference = try reference(context)
             let to = try await JSONBody.decode(MoveBody.self, from: request).to
-            let snapshot = gateway.snapshot  // one copy: the index must be into the array it came from
-            let id = snapshot.albums[try reference.index(in: snapshot)].id
-            try await gateway.move(reference, to: to)
+            let id = try await gateway.album(reference).listed.album.id
+            try await gateway.move(.id(id), to: to)
             return try await single(.id(id))
         }
         router.get("/api/current") { _, _ in
-            let snapshot = gateway.snapshot
-            guard let id = snapshot.state.current else { return JSONBody.response(json: SingleAlbumBody(album: nil).json) }
-            return try await single(.id(id), in: snapshot)
+            guard let id = await gateway.current else { return JSONBody.response(json: SingleAlbumBody(album: nil).json) }
+            return try await single(.id(id))
         }
         router.put("/api/current") { request, _ in
             let id = try await JSONBody.decode(CurrentBody.self, from: request).id
@@ -48,45 +47,34 @@ struct AlbumRoutes: Sendable {
             return try await single(.id(album.id))
         }
         router.post("/api/undo") { _, _ in
-            JSONBody.response(HistoryStepBody(undone: try await gateway.walkHistory(forward: false).label, redone: nil))
+            let step = try await gateway.walkHistory(forward: false)
+            return JSONBody.response(HistoryStepBody(undone: step.label, redone: nil, albums: step.albums.map(\.rawValue)))
         }
         router.post("/api/redo") { _, _ in
-            JSONBody.response(HistoryStepBody(undone: nil, redone: try await gateway.walkHistory(forward: true).label))
+            let step = try await gateway.walkHistory(forward: true)
+            return JSONBody.response(HistoryStepBody(undone: nil, redone: step.label, albums: step.albums.map(\.rawValue)))
         }
     }
 
-    /// `GET /api/albums?offset=O&limit=L`.
+    /// `GET /api/albums?q=QUERY&sort=FIELD[+|-],…&offset=O&limit=L`: the query language and
+    /// sort keys of `albumkit list`.
     private func page(_ request: Request) async throws -> Response {
         let offset = try Self.number("offset", in: request, default: 0, range: 0...Int.max)
         let limit = try Self.number("limit", in: request, default: 100, range: 1...Self.maxPage)
-        let snapshot = gateway.snapshot
-        let albums = snapshot.albums
-        let start = min(offset, albums.count)
-        var rows: [AlbumBody] = []
-        rows.reserveCapacity(min(limit, albums.count - start))
-        for index in start..<min(albums.count, start + limit) {
-            rows.append(await body(albums[index], position: index + 1))
-        }
-        let current = snapshot.state.current
+        let query = try AlbumQuery(parsing: Self.formText("q", in: request) ?? "")
+        let order = try AlbumSort(parsing: Self.formText("sort", in: request).map { [$0] } ?? [])
+        let page = try await gateway.page(matching: query, order: order, offset: offset, limit: limit)
+        let history = await gateway.history
         return JSONBody.response(
             json: AlbumPageBody(
-                albums: rows, total: albums.count, offset: offset, limit: limit, current: current,
-                currentPosition: current.flatMap { snapshot.index(of: $0) }.map { $0 + 1 }
+                albums: page.albums.map(AlbumBody.init), total: page.total, offset: offset, limit: limit, current: page.current,
+                currentPosition: page.currentPosition, undo: history.undo, redo: history.redo
             ).json)
     }
 
-    /// The album `reference` names in the library as it is now, as `{"album": …}`.
-    private func single(
-        _ reference: AlbumReference, status: HTTPResponse.Status = .ok, in snapshot: LibrarySnapshot? = nil
-    ) async throws -> Response {
-        let snapshot = snapshot ?? gateway.snapshot
-        let index = try reference.index(in: snapshot)
-        return JSONBody.response(json: SingleAlbumBody(album: await body(snapshot.albums[index], position: index + 1)).json, status: status)
-    }
-
-    private func body(_ album: Album, position: Int) async -> AlbumBody {
-        let cover = await gateway.cover(of: album)
-        return AlbumBody(position: position, album: album, cover: cover.state, coverSha256: cover.key?.sha256)
+    /// The album `reference` names, as `{"album": …}`.
+    private func single(_ reference: AlbumReference, status: HTTPResponse.Status = .ok) async throws -> Response {
+        JSONBody.response(json: SingleAlbumBody(album: AlbumBody(try await gateway.album(reference))).json, status: status)
     }
 
     /// The `{id}` of the path, percent-decoded: an id, or a bare number for a position (as
@@ -96,6 +84,17 @@ struct AlbumRoutes: Sendable {
             throw APIError(.notFound, "no album: the path does not name one")
         }
         return AlbumReference(text)
+    }
+
+    /// The query parameter `name` as a form encodes it (`+` for a space, as HTML forms,
+    /// `URLSearchParams` and Python's `urlencode` write it; a plus sign itself is `%2B`).
+    private static func formText(_ name: String, in request: Request) -> String? {
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts[0] == name else { continue }
+            return String(parts.count > 1 ? parts[1] : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+        }
+        return nil
     }
 
     private static func number(_ name: String, in request: Request, default value: Int, range: ClosedRange<Int>) throws -> Int {

@@ -16,6 +16,7 @@ struct EventRoutes: Sendable {
                 for await item in items {
                     switch item {
                     case .event(let event): try await writer.write(ByteBuffer(string: "data: \(event.jsonLine(at: Date()))\n\n"))
+                    case .relayed(let line): try await writer.write(ByteBuffer(string: "data: \(line)\n\n"))
                     case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                     }
                 }

@@ -37,7 +37,7 @@ struct APIError: Error, Sendable {
         switch kind {
         case .noSuchAlbum, .noSuchCover: .notFound
         case .historyEmpty, .libraryState: .conflict
-        case .invalidAlbum, .unreadableInput, .unsupported: .unprocessableContent
+        case .invalidAlbum, .invalidQuery, .unreadableInput, .unsupported: .unprocessableContent
         case .limitExceeded: .contentTooLarge
         case .lockTimeout, .connection: .serviceUnavailable
         default: .internalServerError

@@ -1,0 +1,179 @@
+import AlbumKit
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SQLiteStorage
+import Synchronization
+import Testing
+
+@testable import AlbumKitServer
+
+/// `GET /api/albums` over a real SQLite library whose albums have stored covers, answered by
+/// a live server on loopback: a page costs a bounded number of backend calls whatever its size
+/// (point reads of its range, one lookup of its covers), `q` and `sort` take the language of
+/// `albumkit list`, and a change does not read the library again.
+@Suite struct AlbumPageTests {
+    /// 300 albums, each with a cover of its own stored in the database, every third failed
+    /// to fetch; the library behind a counter of every call into the backend.
+    private static func library(in folder: URL) async throws -> (Library, BackendCalls) {
+        let storage = SQLiteStorage(file: folder.appendingPathComponent("library.sqlite"))
+        try await storage.create()
+        var records: [AlbumRecord] = []
+        for index in 1...300 {
+            let key = try await storage.covers.put(Data("cover \(index)".utf8), fileExtension: "png")
+            let artist = ["Bowie", "Eno", "Kraftwerk"][index % 3]
+            records.append(AlbumRecord(title: "Album \(index)", artist: artist, year: String(1960 + index % 40), coverUrl: "covers/\(key.fileName)"))
+        }
+        records.append(AlbumRecord(title: "No cover", artist: "Nobody"))
+        let calls = BackendCalls()
+        let library = try await Library.open(CountingStorage(base: storage, calls: calls), hub: NotificationHub())
+        try await library.commit(label: "seed") { snapshot in
+            (try records.enumerated().map { index, record in
+                .insert(try record.validated(newID: .generate(), label: record.title), at: snapshot.albums.count + index)
+            }, ())
+        }
+        return (library, calls)
+    }
+
+    private static func withServer(_ body: @escaping @Sendable (Library, BackendCalls, any TestClientProtocol) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albumkit-page-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (library, calls) = try await library(in: folder)
+        let gateway = LibraryGateway(library: library)
+        let router = AlbumServer.router(gateway: gateway, feed: EventFeed(hub: gateway.hub), settings: try ServeSettings())
+        try await Application(router: router).test(.live) { client in try await body(library, calls, client) }
+    }
+
+    private static func page(_ client: any TestClientProtocol, _ query: String) async throws -> [String: Any] {
+        try await client.execute(uri: "/api/albums?\(query)", method: .get) { response in
+            #expect(response.status == .ok, "\(query): \(String(buffer: response.body))")
+            return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+        }
+    }
+
+    @Test func aPageTakesABoundedNumberOfBackendCallsWhateverItsSize() async throws {
+        try await Self.withServer { library, calls, client in
+            var used: [Int: Int] = [:]
+            for limit in [10, 100, 299] {
+                calls.reset()
+                let page = try await Self.page(client, "offset=1&limit=\(limit)")
+                used[limit] = calls.count
+                let albums = try #require(page["albums"] as? [[String: Any]])
+                #expect(albums.count == limit)
+                #expect(albums.first?["position"] as? Int == 2)
+                #expect(albums.allSatisfy { $0["cover"] as? String == "stored" && ($0["coverSha256"] as? String)?.count == 64 })
+                #expect(page["total"] as? Int == 301)
+            }
+            // Count, range, the current album's place and the covers' lookup: the same few calls
+            // for 10 albums as for 299.
+            #expect(used[10] == used[299], "backend calls by page size: \(used)")
+            #expect(used[299]! <= 4, "backend calls by page size: \(used)")
+
+            let last = try #require(try await Self.page(client, "offset=300&limit=5")["albums"] as? [[String: Any]])
+            #expect(last.map { $0["cover"] as? String } == ["none"])
+        }
+    }
+
+    @Test func aChangeDoesNotReadTheLibraryAgain() async throws {
+        try await Self.withServer { library, calls, client in
+            calls.reset()
+            try await client.execute(uri: "/api/albums", method: .post, headers: [.contentType: "application/json"],
+                                     body: ByteBuffer(string: #"{"title":"Added","artist":"Someone"}"#)) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+            }
+            #expect(calls.wholeLoads == 0, "an add loaded the whole library \(calls.wholeLoads) times")
+            #expect(calls.count <= 20, "an add took \(calls.count) backend calls")
+        }
+    }
+
+    @Test func theQueryAndSortOfListChooseAndOrderThePage() async throws {
+        try await Self.withServer { _, _, client in
+            let bowie = try await Self.page(client, "q=artist:bowie%20year:1990..1999&sort=year-,title&limit=1000")
+            let albums = try #require(bowie["albums"] as? [[String: Any]])
+            #expect(!albums.isEmpty)
+            #expect(bowie["total"] as? Int == albums.count)
+            #expect(albums.allSatisfy { $0["artist"] as? String == "Bowie" && ($0["year"] as? String ?? "").hasPrefix("199") })
+            let years = albums.compactMap { $0["year"] as? String }
+            #expect(years == years.sorted(by: >))
+            // Positions stay the library's: a click on a result makes that album current.
+            let first = try #require(albums.first)
+            let same = try await Self.page(client, "offset=\((first["position"] as! Int) - 1)&limit=1")
+            #expect((same["albums"] as? [[String: Any]])?.first?["id"] as? String == first["id"] as? String)
+
+            // In library order a page of matches is cut as it streams past: the same albums
+            // as the matching part of every match.
+            let eno = try #require(try await Self.page(client, "q=artist:eno&limit=1000")["albums"] as? [[String: Any]])
+            let part = try await Self.page(client, "q=artist:eno&offset=5&limit=7")
+            #expect((part["albums"] as? [[String: Any]])?.map { $0["id"] as? String } == eno[5..<12].map { $0["id"] as? String })
+            #expect(part["total"] as? Int == eno.count && eno.count == 100)
+
+            let none = try await Self.page(client, "q=cover:none")
+            #expect((none["albums"] as? [[String: Any]])?.map { $0["title"] as? String } == ["No cover"])
+
+            for bad in ["q=year:abc", "q=9x:red", "sort=9x", "q=%22unclosed"] {
+                try await client.execute(uri: "/api/albums?\(bad)", method: .get) { response in
+                    #expect(response.status == .unprocessableContent, "\(bad): \(response.status)")
+                }
+            }
+        }
+    }
+}
+
+/// How many calls reached the backend: its point reads, its cover store and whole loads.
+final class BackendCalls: Sendable {
+    private let counts = Mutex((calls: 0, wholeLoads: 0))
+    var count: Int { counts.withLock { $0.calls } }
+    var wholeLoads: Int { counts.withLock { $0.wholeLoads } }
+    func reset() { counts.withLock { $0 = (0, 0) } }
+    func called(whole: Bool = false) { counts.withLock { $0.calls += 1; if whole { $0.wholeLoads += 1 } } }
+}
+
+/// A backend that counts every call into `base` and hands it on.
+struct CountingStorage: StorageBackend {
+    let base: any StorageBackend
+    let calls: BackendCalls
+
+    var location: String { base.location }
+    var covers: any CoverStore { CountingCovers(base: base.covers, calls: calls) }
+    var pointReads: (any LibraryPointReads)? { base.pointReads.map { CountingReads(base: $0, calls: calls) } }
+    func exists() async throws -> Bool { calls.called(); return try await base.exists() }
+    func create() async throws { try await base.create() }
+    func load() async throws -> LibrarySnapshot { calls.called(whole: true); return try await base.load() }
+    func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+        calls.called(whole: true)
+        try await base.load(pagesOf: size, into: piece)
+    }
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { calls.called(); return try await base.steps(ids) }
+    func beginWrite() async throws -> any StorageWriter { calls.called(); return try await base.beginWrite() }
+}
+
+struct CountingReads: LibraryPointReads {
+    let base: any LibraryPointReads
+    let calls: BackendCalls
+
+    func state() async throws -> LibraryState { calls.called(); return try await base.state() }
+    func count() async throws -> Int { calls.called(); return try await base.count() }
+    func albums(in range: Range<Int>) async throws -> [Album] { calls.called(); return try await base.albums(in: range) }
+    func index(of id: AlbumID) async throws -> Int? { calls.called(); return try await base.index(of: id) }
+    func contains(_ id: AlbumID) async throws -> Bool { calls.called(); return try await base.contains(id) }
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int? { calls.called(); return try await base.firstIndex(ofDuplicateKey: key) }
+}
+
+struct CountingCovers: CoverStore {
+    let base: any CoverStore
+    let calls: BackendCalls
+
+    func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey { calls.called(); return try await base.put(bytes, fileExtension: fileExtension) }
+    func data(for key: CoverKey) async throws -> Data? { calls.called(); return try await base.data(for: key) }
+    func data(for keys: [CoverKey]) async throws -> [Data?] { calls.called(); return try await base.data(for: keys) }
+    func contains(_ key: CoverKey) async throws -> Bool { calls.called(); return try await base.contains(key) }
+    func storedKeys(among keys: [CoverKey]) async throws -> Set<CoverKey> { calls.called(); return try await base.storedKeys(among: keys) }
+    func keys() async throws -> [CoverKey] { calls.called(); return try await base.keys() }
+    func keySet() async throws -> Set<CoverKey> { calls.called(); return try await base.keySet() }
+    func remove(_ key: CoverKey) async throws -> Int { calls.called(); return try await base.remove(key) }
+    func location(of key: CoverKey) -> String? { base.location(of: key) }
+    func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] { calls.called(); return try await base.insert(covers) }
+    func makeDurable() async throws { try await base.makeDurable() }
+    var filesFolder: URL? { base.filesFolder }
+}
