@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["albums.csv", "--fields", "titel"], "--fields: no field 'titel' (did you mean 'title'?)"),
+        (["albums.csv", "--fields", "titel"], "--fields: no field 'titel' (did you mean 'title'?"),
         (["albums.csv", "--fields", "title,title"], "--fields: 'title' is named twice"),
         (["albums.tar.gz", "--fields", "title"], "--fields: the bundle exporter writes every field"),
         (["albums.csv", "--format", "nosuch"], "--format nosuch: no such exporter"),
