@@ -12,12 +12,19 @@ printf '{"albums":[{"id":"album:1/custom id","title":" Kid A ","artist":"Radiohe
 printf '\357\273\277[]' > "$corpus/json-list/bom-empty.json"
 printf '{"id":"a-1","title":"T","artist":"A","genre":"","year":"1992","coverUrl":"https://example.com/c.png"}' > "$corpus/album-record/full.json"
 printf '{"title":"T\\u0001","artist":"A","year":19920}' > "$corpus/album-record/bad.json"
+# Every field of SPEC 1, and the values that are kept in fields or dropped.
+whole='{"id":"discogs:1","title":"Kind of Blue","artist":"Miles Davis","genre":"Jazz","released":"1959-08-17","label":"Columbia","catalogNumber":"CS 8163","format":"LP","country":"US","barcode":"0 7464","rating":4.5,"added":"2019-05-12T10:23:45+02:00","notes":"a\\nb","tags":["modal","cool"],"ids":{"discogs":"1","musicbrainz":"x"},"tracks":[{"title":"So What","number":1,"disc":1,"seconds":562.5,"artist":"M","ids":{"musicbrainz":"t"},"fields":{"plays":3}},{"title":"Blue in Green"}],"fields":{"discogs.folder":"Jazz","n":2,"b":true},"playCount":31,"rank":{"x":[1]},"bad key":"y"}'
+printf '%s' "$whole" > "$corpus/album-record/whole.json"
+printf '[%s,{"title":"T","artist":"A","rating":7,"released":"1977-13-40","tracks":[{"title":""}]}]' "$whole" > "$corpus/json-list/whole.json"
 printf '{"format":"albumkit-bundle","version":1,"created":"2026-01-01T00:00:00Z","generator":"albumkit 1.0","albumCount":0}' > "$corpus/manifest/valid.json"
-printf '{"format":"albumkit-bundle","version":2}' > "$corpus/manifest/version.json"
+printf '{"format":"albumkit-bundle","version":3}' > "$corpus/manifest/version.json"
+printf '{"format":"albumkit-bundle","version":2,"albumCount":0}' > "$corpus/manifest/valid-2.json"
 printf '%s  albums.json\n%s *manifest.json\r\n' "$(printf '[]' | sha256sum | cut -c1-64)" "$(printf x | sha256sum | cut -c1-64)" > "$corpus/checksums/lines.sha256"
 python3 - "$corpus/plist" <<'PY'
 import plistlib, sys
-albums = [{"title": "Blue", "artist": "Joni Mitchell", "year": 1971}, {"title": "東京", "artist": "Ä", "genre": "Pop"}]
+albums = [{"title": "Blue", "artist": "Joni Mitchell", "year": 1971}, {"title": "東京", "artist": "Ä", "genre": "Pop"},
+          {"title": "Kind of Blue", "artist": "Miles Davis", "rating": 4.5, "released": "1959-08-17", "tags": ["modal"],
+           "ids": {"discogs": "1"}, "tracks": [{"title": "So What", "number": 1, "seconds": 562.5}], "fields": {"discogs.folder": "Jazz"}, "plays": 3}]
 open(sys.argv[1] + "/xml.plist", "wb").write(plistlib.dumps(albums, fmt=plistlib.FMT_XML))
 open(sys.argv[1] + "/binary.plist", "wb").write(plistlib.dumps({"albums": albums}, fmt=plistlib.FMT_BINARY))
 PY

@@ -34,8 +34,19 @@ struct CommandContext {
 
     /// Opens the library; an absent one is an error that says to run `init`.
     func openLibrary() async throws -> Library {
-        try await Library.open(configuration, registry: registry, hub: hub)
+        let library = try await Library.open(configuration, registry: registry, hub: hub)
+        if Self.fileBackends.contains(configuration.storage.backend), let count = try? await library.count(), count > Self.fileLibraryAlbums {
+            Console.warning(
+                "this \(configuration.storage.backend) library holds \(count) albums; past \(Self.fileLibraryAlbums) every command reads and writes the whole file: 'albumkit migrate --to sqlite' keeps them fast")
+        }
+        return library
     }
+
+    /// The backends that keep a library in one file, read whole by every command.
+    private static let fileBackends: Set<String> = ["json", "plist"]
+    /// How many albums a file library holds before commands say how to move it (BENCHMARKS.md:
+    /// the commands' aims hold for a JSON library of 10 000 albums, not of 100 000).
+    private static let fileLibraryAlbums = 25_000
 
     /// Prints a warning for each cover that could not be fetched, naming its album by title.
     func warn(about summary: CoverFetchSummary?, in library: Library) async {

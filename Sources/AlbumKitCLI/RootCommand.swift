@@ -43,6 +43,10 @@ struct RootCommand: AsyncParsableCommand {
             Console.out(QueryHelp.text)
             return
         }
+        if command.asksForFieldHelp {
+            Console.out(QueryHelp.fields)
+            return
+        }
         do {
             var parsed = try parseAsRoot(arguments)
             // Fixes glibc's allocator thresholds (unless the environment sets them) for a
@@ -130,6 +134,11 @@ struct CommandLineWords {
             path += next._commandName + " "
         }
         return nil
+    }
+
+    /// Whether this is `albumkit help fields` (or `help field`).
+    var asksForFieldHelp: Bool {
+        words.count >= 2 && words[0] == "help" && ["fields", "field"].contains(words[1])
     }
 
     /// Whether this is `albumkit help queries` (or `help query`).

@@ -5,7 +5,8 @@ import Foundation
 /// SQLite and PostgreSQL both speak (`?` for each argument):
 ///
 /// ```
-/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest)
+/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key, details, duplicate_digest)
+///                  details: the fields beyond the core six as JSON (Album.detailsJSON), or null
 ///                  indexes on sort_key and on (duplicate_digest, sort_key) (Album.duplicateKey, its SHA-256)
 /// albumkit_blocks  (low_key PK, album_count)         see BlockIndex
 /// albumkit_state   (id = 1, generation, state, album_count)   the memento as JSON
@@ -14,7 +15,7 @@ import Foundation
 /// ```
 enum RowStoreSQL {
     /// The columns an album row is read with, in ``album(_:)``'s order, and the key after them.
-    static let albumColumns = "id, title, artist, genre, year, cover_url, sort_key"
+    static let albumColumns = "id, title, artist, genre, year, cover_url, sort_key, details"
 
     static let header = "SELECT generation, album_count FROM albumkit_state WHERE id = 1"
     static let state = "SELECT state FROM albumkit_state WHERE id = 1"
@@ -47,13 +48,13 @@ enum RowStoreSQL {
     }
 
     static let updateAlbum =
-        "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ?, duplicate_key = ?, duplicate_digest = ? WHERE id = ?"
+        "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ?, duplicate_key = ?, details = ?, duplicate_digest = ? WHERE id = ?"
     static let moveAlbum = "UPDATE albumkit_albums SET sort_key = ? WHERE id = ?"
     static let deleteAlbum = "DELETE FROM albumkit_albums WHERE id = ?"
     static let deleteAlbumsBetween = "DELETE FROM albumkit_albums WHERE sort_key >= ? AND sort_key <= ?"
     static let deleteAlbums = "DELETE FROM albumkit_albums"
 
-    /// Rows per multi-row `INSERT` (9 arguments each: well under both engines' limits).
+    /// Rows per multi-row `INSERT` (10 arguments each: well under both engines' limits).
     static let insertBatch = 500
     /// `INSERT` of `rows` albums (``insertArguments(_:key:)`` each).
     static func insertAlbums(_ rows: Int) -> String {
@@ -61,8 +62,8 @@ enum RowStoreSQL {
     }
     private static let fullInsert = makeInsert(insertBatch)
     private static func makeInsert(_ rows: Int) -> String {
-        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest) VALUES "
-            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key, details, duplicate_digest) VALUES "
+            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
     static let step = "SELECT step FROM albumkit_history WHERE id = ?"
@@ -92,14 +93,14 @@ enum RowStoreSQL {
     static func insertArguments(_ album: Album, key: Double) -> [SQLValue] {
         let duplicateKey = album.duplicateKey
         return [.text(album.id.rawValue), .real(key), .text(album.title), .text(album.artist), .text(album.genre), .text(album.year),
-         .optionalText(album.coverUrl), .text(duplicateKey), .text(duplicateDigest(duplicateKey))]
+         .optionalText(album.coverUrl), .text(duplicateKey), .optionalText(album.detailsJSON), .text(duplicateDigest(duplicateKey))]
     }
 
     /// The arguments of ``updateAlbum`` for `album`.
     static func updateArguments(_ album: Album) -> [SQLValue] {
         let duplicateKey = album.duplicateKey
         return [.text(album.title), .text(album.artist), .text(album.genre), .text(album.year), .optionalText(album.coverUrl),
-         .text(duplicateKey), .text(duplicateDigest(duplicateKey)), .text(album.id.rawValue)]
+         .text(duplicateKey), .optionalText(album.detailsJSON), .text(duplicateDigest(duplicateKey)), .text(album.id.rawValue)]
     }
 }
 
@@ -127,7 +128,7 @@ struct AlbumRowReader: Sendable {
         do {
             let album = try Album(
                 id: AlbumID(id), title: try row.text(1), artist: try row.text(2), genre: try row.text(3), year: try row.text(4),
-                coverUrl: try row.optionalText(5))
+                coverUrl: try row.optionalText(5), details: try row.optionalText(7).map(AlbumDetails.init(json:)) ?? AlbumDetails())
             return StoredAlbum(album: album, key: try row.real(6))
         } catch {
             throw damaged("table albumkit_albums, row '\(id)': \(error)")

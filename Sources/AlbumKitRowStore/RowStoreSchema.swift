@@ -8,8 +8,9 @@ import Foundation
 /// inside the memento, version 2 a step per row); at version 3 both engines reach the shared
 /// layout of ``RowStoreSQL`` — the engine's statements rename its tables, then the steps
 /// here add what both share; version 4 stores each album's duplicate key, version 5 indexed
-/// it with the library order beside it, version 6 indexes its digest instead (a key too long
-/// for an index entry cannot be stored). A library from an
+/// it with the library order beside it, version 6 keeps the fields beyond the core six (SPEC 1)
+/// as JSON in a column of their own, version 7 indexes the duplicate key's digest instead of the
+/// key (a key too long for an index entry cannot be stored). A library from an
 /// older albumkit is upgraded in one writing transaction the first time this build connects to
 /// it; one from a newer albumkit is refused, untouched.
 enum RowStoreSchema {
@@ -19,10 +20,12 @@ enum RowStoreSchema {
     static let duplicateKeyVersion = 4
     /// The version that indexed the duplicate key with the order (``orderDuplicateKeys(_:)``).
     static let duplicateOrderVersion = 5
+    /// The version that added the `details` column (``addDetails(_:)``).
+    static let detailsVersion = 6
     /// The version that indexes the duplicate key's digest instead (``digestDuplicateKeys(_:)``).
-    static let duplicateDigestVersion = 6
+    static let duplicateDigestVersion = 7
     /// The version this build writes.
-    static let currentVersion = 6
+    static let currentVersion = 7
 
     /// Creates every table in an empty store, then tunes their storage
     /// (``RowStoreDriver/storageTuning``), inside the caller's creating transaction.
@@ -73,6 +76,7 @@ enum RowStoreSchema {
             if step + 1 == sharedLayoutVersion { try await reachSharedLayout(connection, driver) }
             if step + 1 == duplicateKeyVersion { try await storeDuplicateKeys(connection) }
             if step + 1 == duplicateOrderVersion { try await orderDuplicateKeys(connection) }
+            if step + 1 == detailsVersion { try await addDetails(connection) }
             if step + 1 == duplicateDigestVersion { try await digestDuplicateKeys(connection) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
@@ -109,7 +113,7 @@ enum RowStoreSchema {
 
     /// Version 4: each album's ``Album/duplicateKey`` in a column of its own, filled from the
     /// rows there, so that `add` asks about a duplicate without reading every album. Version 4
-    /// indexed the column too; the index is version 6's now, on the key's digest: a library
+    /// indexed the column too; the index is version 7's now, on the key's digest: a library
     /// upgraded from before version 4 may hold keys too long for an index entry.
     private static func storeDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
         try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN duplicate_key text NOT NULL DEFAULT ''", [])
@@ -122,12 +126,12 @@ enum RowStoreSchema {
     }
 
     /// Version 5 indexed the duplicate key with the sort key beside it; the index is version
-    /// 6's now (``digestDuplicateKeys(_:)``). What is left: a version 4 library's index goes.
+    /// 7's now (``digestDuplicateKeys(_:)``). What is left: a version 4 library's index goes.
     private static func orderDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
         try await connection.execute("DROP INDEX IF EXISTS albumkit_albums_duplicate_key", [])
     }
 
-    /// Version 6: the duplicate key's digest (``RowStoreSQL/duplicateDigest(_:)``) in a column
+    /// Version 7: the duplicate key's digest (``RowStoreSQL/duplicateDigest(_:)``) in a column
     /// of its own, filled from the rows there and indexed with the sort key beside it, so that
     /// the first duplicate in library order (``RowStoreSQL/firstDuplicate``) is one probe of one
     /// index whatever the key's length. On the key alone, a PostgreSQL planner without
@@ -144,5 +148,11 @@ enum RowStoreSchema {
         }
         try await connection.execute("CREATE INDEX albumkit_albums_duplicate_digest ON albumkit_albums (duplicate_digest, sort_key)", [])
         try await connection.execute("DROP INDEX IF EXISTS albumkit_albums_duplicate_order", [])
+    }
+
+    /// Version 6: the fields beyond the core six, as one JSON object per album (null for an
+    /// album that has none, as every album of an older library).
+    private static func addDetails<Connection: RowConnection>(_ connection: Connection) async throws {
+        try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN details text", [])
     }
 }

@@ -51,4 +51,38 @@ public enum CompatFixtures {
                 coverUrl: cover + last)
         }
     }
+
+    /// Two albums: one with every field of SPEC 1 filled at its limits (1 000 tracks, 256
+    /// fields on the album and on a track, 64 ids, 64 tags, 64 KiB notes with line breaks,
+    /// unicode everywhere), and one with only the core six.
+    public static func wholeAlbums() -> [Album] {
+        var details = AlbumDetails()
+        details[.released] = "1977-01-14"
+        details[.label] = "RCA Victor – ビクター"
+        details[.catalogNumber] = "PL 12030"
+        details[.format] = "LP, Album, Gatefold"
+        details[.country] = "UK"
+        details[.barcode] = "5 012394 120304"
+        details[.rating] = "4.5"
+        details[.added] = "2024-01-02T03:04:05Z"
+        details[.notes] = String(repeating: "ü", count: 32 * 1024 - 8) + "\nline\r\n…"
+        details.tags = (0..<64).map { "tag \($0) ✓" }
+        details.ids = Dictionary(uniqueKeysWithValues: (0..<62).map { ("service\($0)", "id-\($0)") } + [("musicbrainz", "0b5a7c8e-1f2d-4c3b-9a8e-7d6c5b4a3f21"), ("discogs", "123")])
+        details.fields = Dictionary(uniqueKeysWithValues: (0..<256).map { ("source\($0 % 4).key\($0)", "value \($0) — ü\ttab") })
+        details.tracks = (1...1_000).map { number in
+            var track = Track(title: "Track \(number) — 東京", number: (number - 1) % 20 + 1, disc: (number - 1) / 20 + 1)
+            if number % 3 == 0 { track.artist = "Guest \(number)" }
+            if number % 2 == 0 { track.seconds = Double(number) + 0.25 }
+            if number == 1 {
+                track.ids = ["musicbrainz": "track-mbid"]
+                track.fields = Dictionary(uniqueKeysWithValues: (0..<256).map { ("itunes.key\($0)", "\($0)") })
+            }
+            return track
+        }
+        return [
+            try! Album(id: "whole-album-ü", title: "Low ✓", artist: "David Bowie", genre: "Art rock", year: "1977",
+                coverUrl: "https://example.com/low.jpg", details: details),
+            try! Album(id: "core-only", title: "Heroes", artist: "David Bowie", genre: "", year: "1977"),
+        ]
+    }
 }

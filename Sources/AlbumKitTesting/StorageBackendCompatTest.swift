@@ -27,6 +27,7 @@ public struct StorageBackendCompatTest: Sendable {
         case albumsRoundTripInOrder
         case unicodeAndLongFieldsRoundTrip
         case albumsAtEveryFieldsLimit
+        case everyFieldRoundTrips
         case everyEditKindPersists
         case mementoSurvivesReopening
         case historyIsBounded
@@ -75,6 +76,7 @@ public struct StorageBackendCompatTest: Sendable {
         case .albumsRoundTripInOrder: try await roundTrip(backend, CompatFixtures.albums(count: 250))
         case .unicodeAndLongFieldsRoundTrip: try await roundTrip(backend, CompatFixtures.unusualAlbums())
         case .albumsAtEveryFieldsLimit: try await albumsAtEveryFieldsLimit(backend)
+        case .everyFieldRoundTrips: try await everyFieldRoundTrips(backend)
         case .everyEditKindPersists: try await everyEditKindPersists(backend)
         case .mementoSurvivesReopening: try await mementoSurvivesReopening(backend)
         case .historyIsBounded: try await historyIsBounded(backend)
@@ -156,6 +158,33 @@ public struct StorageBackendCompatTest: Sendable {
         try await library.update(.position(1), AlbumPatch(year: "2000"))
         try await expectStored(backend, equals: try await library.snapshot(), after: "a remove, an add and an update of albums at the limits")
         try await expectDuplicateLookups(backend, in: try await backend.load().albums, after: "albums at the limits")
+    }
+
+    /// SPEC 1: every field survives a save and a load, point reads, an update of fields beyond
+    /// the core six and its undo and redo, in this process and the next.
+    private func everyFieldRoundTrips(_ backend: any StorageBackend) async throws {
+        let albums = CompatFixtures.wholeAlbums()
+        try await roundTrip(backend, albums)
+        if let reads = backend.pointReads {
+            try expect(try await reads.albums(in: 0..<2) == albums, "point reads give other fields than were saved")
+        }
+        let library = try await Library.open(backend, hub: NotificationHub())
+        var patch = AlbumPatch()
+        try patch.set("label", to: "Warp")
+        try patch.set("rating", to: "2")
+        try patch.set("source0.key0", to: "calm")
+        try patch.unset("notes")
+        let changed = try await library.update(.position(1), patch)
+        try expect(changed.details[.label] == "Warp" && changed.rating == 2 && changed.fields["source0.key0"] == "calm" && changed.details[.notes] == nil,
+            "update did not change the named fields as asked")
+        try expect(changed.tracks == albums[0].tracks && changed.ids == albums[0].ids, "update lost fields it was not asked to change")
+        let reopened = try await backend.load()
+        try expect(reopened.albums[0] == changed, "the updated album changed on its way to the store:\n  saved  \(changed.details[.label] ?? "-")\n  loaded \(reopened.albums[0].details[.label] ?? "-")")
+        let later = try await Library.open(try await makeBackend(30), hub: NotificationHub())
+        try await later.undo()
+        try expect(try await backend.load().albums == albums, "undo in a later process did not bring every field back")
+        try await later.redo()
+        try expect(try await backend.load().albums[0] == changed, "redo did not apply every field again")
     }
 
     private func everyEditKindPersists(_ backend: any StorageBackend) async throws {

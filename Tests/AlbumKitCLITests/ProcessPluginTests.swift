@@ -122,7 +122,7 @@ import Testing
             case .hang: "did not answer within 1 second (plugins.timeoutSeconds)"
             case .garbage: "which is not a message of the protocol"
             case .longLine: "sent a line longer than limits.listBytes"
-            case .otherProtocol: "speaks protocol version 2; this albumkit speaks version 1"
+            case .otherProtocol: "speaks protocol version 3; this albumkit speaks versions 1 to 2"
             case .silentExit: "exited (status 0) before saying hello"
             }
         }
@@ -393,7 +393,7 @@ struct PluginLab {
         note(os.getpid())
         if mode == "silentExit":
             sys.exit(0)
-        send({"type": "hello", "protocol": 2 if mode == "otherProtocol" else 1, "kind": kind, "name": "broken", "version": "0"})
+        send({"type": "hello", "protocol": 3 if mode == "otherProtocol" else 1, "kind": kind, "name": "broken", "version": "0"})
         receive()
         receive()
         if mode == "crash" or mode.startswith("stageCrash"):

@@ -61,12 +61,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (["list", "artst:bowie"], "error: unknown field 'artst' in query (did you mean 'artist'?)"),
+        (["list", "artst:bowie"], "error: unknown field 'artst' in query (did you mean 'artist'?"),
         (["list", "year:19x0"], "error: bad year '19x0' in query term 'year:19x0'"),
         (["list", "cover:lost"], "error: unknown cover state 'lost'"),
-        (["list", "--sort", "yaer"], "error: unknown sort field 'yaer' (did you mean 'year'?)"),
-        (["list", "--format", "$titel"], "error: unknown field '$titel' in the template (did you mean '$title'?)"),
-        (["stats", "gnre:pop"], "error: unknown field 'gnre' in query (did you mean 'genre'?)"),
+        (["list", "--sort", "yaer"], "error: unknown sort field 'yaer' (did you mean 'year'?"),
+        (["list", "--format", "$titel"], "error: unknown field '$titel' in the template (did you mean '$title'?"),
+        (["stats", "gnre:pop"], "error: unknown field 'gnre' in query (did you mean 'genre'?"),
         (["remove", "3", "bowie"], "error: 'bowie' is not a position or an id"),
     ])
     func badQueriesAreOneLineUsageErrors(_ arguments: [String], _ message: String) throws {

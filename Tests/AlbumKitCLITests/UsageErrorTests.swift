@@ -17,7 +17,7 @@ import Testing
         (["move", "1", "--to", "x"], "error: the value 'x' is invalid for '--to <pos>'; see 'albumkit move --help'"),
         (["add", "--title", "T"], "error: missing expected argument '--artist <artist>'; see 'albumkit add --help'"),
         (["update", "1"], "error: name at least one field to change"),
-        (["update", "1", "--set", "titel=x"], "error: --set: unknown field 'titel' (did you mean 'title'?)"),
+        (["update", "1", "--set", "titel=x"], "error: --set: unknown field 'titel' (did you mean 'title'?"),
         (["show"], "error: name the album to show; see 'albumkit show --help'"),
         (["list", "--json", "--format", "$title"], "error: give --json or --format, not both; see 'albumkit list --help'"),
     ])

@@ -32,6 +32,19 @@ import Testing
         #expect(routed.count >= 15)
     }
 
+    /// The album bodies are described with every field of the table (SPEC 1), in the album,
+    /// the new album and the changes.
+    @Test func theAlbumSchemasDescribeEveryField() throws {
+        let data = try #require(PageFiles.base64["api/openapi.json"].flatMap { Data(base64Encoded: $0) })
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        for name in ["Album", "NewAlbum", "AlbumChanges"] {
+            let properties = Set((schemas[name]?["properties"] as? [String: Any] ?? [:]).keys)
+            let missing = AlbumField.names.filter { !properties.contains($0) && !(name == "AlbumChanges" && $0 == "id") }
+            #expect(missing.isEmpty, "\(name) lacks \(missing)")
+        }
+    }
+
     /// `/api/albums/{id}` and `/api/albums/:id` alike become `/api/albums/{}`.
     private static func normalised(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { part in

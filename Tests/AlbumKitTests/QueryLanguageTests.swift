@@ -70,8 +70,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["artst:bowie"], "unknown field 'artst' in query (did you mean 'artist'?)"),
-        (["Live: 1975"], "unknown field 'Live' in query (fields: position, id, title, artist, genre, year, coverUrl, cover; quote a word that holds ':' to match it as text)"),
+        (["artst:bowie"], "unknown field 'artst' in query (did you mean 'artist'?"),
+        (["Live: 1975"], "unknown field 'Live' in query (fields: position, id, title, artist, genre, year, coverUrl, released,"),
         (["year:197x"], "bad year '197x' in query term 'year:197x'"),
         (["year:1970..1975..1979"], "bad year '1970..1975..1979'"),
         (["year:.."], "bad year '..'"),
@@ -89,14 +89,14 @@ import Testing
         let byArtistThenTitle = try AlbumSort(parsing: ["artist,title-"]).sorted(Self.listed).map(\.album.title)
         #expect(byArtistThenTitle.prefix(6) == ["Untitled", "Début", "Live: 1975", "Station to Station", "Low", "\"Heroes\""])
         let error = #expect(throws: AlbumKitError.self) { try AlbumSort(parsing: ["yaer"]) }
-        #expect(error?.description.hasPrefix("unknown sort field 'yaer' (did you mean 'year'?)") == true)
+        #expect(error?.description.hasPrefix("unknown sort field 'yaer' (did you mean 'year'?") == true)
     }
 
     @Test func templatesFillEveryFieldAndRefuseUnknownOnes() throws {
         let template = try AlbumTemplate(parsing: "$position|$id|$title|$artist|$genre|$year|$coverUrl|$cover|${year}s $$5")
         #expect(template.render(Self.listed[0]) == "1|low-1977|Low|David Bowie|Art rock|1977||stored|1977s $5")
         let unknown = #expect(throws: AlbumKitError.self) { try AlbumTemplate(parsing: "$yr $artist") }
-        #expect(unknown?.description.hasPrefix("unknown field '$yr' in the template (did you mean '$year'?)") == true)
+        #expect(unknown?.description.hasPrefix("unknown field '$yr' in the template (did you mean '$year'?") == true)
         #expect(throws: AlbumKitError.self) { try AlbumTemplate(parsing: "cost: $ 5") }
     }
 

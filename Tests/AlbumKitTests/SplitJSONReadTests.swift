@@ -65,7 +65,7 @@ import Testing
     /// lines start with a space: the only lines that look like the start of an album are inside
     /// albums.
     @Test func aStartInsideAnElementIsNotTaken() {
-        let text = Self.list(12_000, separator: ",\n ") { #","tracks":[{"n":\#($0)},\#n{"n":2},\#n{"n":3}]"# }
+        let text = Self.list(12_000, separator: ",\n ") { #","nested":[{"n":\#($0)},\#n{"n":2},\#n{"n":3}]"# }
         #expect(text.utf8.count > JSONCursor.splitBytes)
         expectSame(text, count: 12_000, "nested lines")
     }

@@ -26,7 +26,7 @@ import Testing
         albumWith(#""id":"a","title":"Tab\tinside","artist":"\u00e9\ud83c\udfb8\"\\\/","coverUrl":"covers/\#(String(repeating: "ab", count: 32)).png""#),
         albumWith(#""id":"a","title":"  padded  ","artist":"A","unknown":{"x":[1,-2.5e+3,true,false,null,{"y":"z"}]}"#),
         albumWith(#""id":"a","title":"T","artist":"A","nested":\#(String(repeating: "[", count: 200))\#(String(repeating: "]", count: 200))"#),
-        albumWith(#""id":"a","title":"T","artist":"A","huge":"\#(String(repeating: "x", count: 1_000_000))""#),
+        albumWith(#""id":"a","title":"T","artist":"A","huge":["\#(String(repeating: "x", count: 1_000_000))"]"#),
         document(state: #"{"covers":{"https://x.test/a.png":{"cover":"\#(String(repeating: "cd", count: 32)).jpg"},"file:///b":{"failed":"not under \"roots\"\n"}},"current":"a-1","nextStep":9,"redo":[{"id":7,"label":"r"}],"undo":[{"id":3,"label":"u","extra":1}],"version":2}"#),
         document(state: "{}"),
         document(extra: #","other":[{"a":"b"}]"#),

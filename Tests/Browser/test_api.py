@@ -139,6 +139,36 @@ def test_add_update_move_delete_undo_redo(starter):
     assert redone["redone"].startswith("move") and names(sandbox)[-1] == "Low"
 
 
+def test_every_field_is_added_shown_and_patched(starter):
+    """SPEC 1 through the API: a new album with every kind of field, PATCH setting, removing
+    (null) and adding fields of one's own, ids and tracks; one undo takes a PATCH back."""
+    sandbox, server = starter
+    body = {"title": "Kind of Blue", "artist": "Miles Davis", "label": "Columbia", "rating": 5, "released": "1959-08-17",
+            "tags": ["modal"], "ids": {"discogs": "1"}, "fields": {"discogs.folder": "Jazz"},
+            "tracks": [{"title": "So What", "number": 1, "seconds": 562.5}]}
+    _, added = server.json("POST", "/api/albums", json_body=body, expect=201)
+    album = added["album"]
+    assert (album["label"], album["rating"], album["year"], album["tags"]) == ("Columbia", 5, "1959", ["modal"])
+    assert album["tracks"] == [{"title": "So What", "number": 1, "seconds": 562.5}]
+    path = path_of(album["id"])
+    _, patched = server.json("PATCH", path, json_body={
+        "label": None, "rating": 4.5, "mood": "calm", "fields": {"discogs.folder": None}, "ids": {"musicbrainz": "abc"},
+        "tracks": [{"title": "So What"}, {"title": "Freddie Freeloader", "number": 2}]}, expect=200)
+    album = patched["album"]
+    assert "label" not in album and album["rating"] == 4.5
+    assert album["fields"] == {"mood": "calm"} and album["ids"] == {"discogs": "1", "musicbrainz": "abc"}
+    assert [t["title"] for t in album["tracks"]] == ["So What", "Freddie Freeloader"]
+    _, shown = server.json("GET", path, expect=200)
+    assert shown["album"] == album
+    status, refused = server.json("PATCH", path, json_body={"lable": "x"})
+    assert status == 422 and "did you mean 'label'" in refused["error"]["message"]
+    status, refused = server.json("PATCH", path, json_body={"rating": 7})
+    assert status == 422 and "rating" in refused["error"]["message"]
+    server.json("POST", "/api/undo", expect=200)
+    _, shown = server.json("GET", path, expect=200)
+    assert shown["album"]["label"] == "Columbia" and shown["album"]["fields"] == {"discogs.folder": "Jazz"}
+
+
 @pytest.mark.parametrize("body, field", [
     ({"title": "x", "artist": "y", "year": "19x2"}, "year"),
     ({"title": "   ", "artist": "y"}, "title"),

@@ -97,6 +97,8 @@ public struct AlbumListItems {
     private let input: String
     private let label: String
     private var number = 0
+    /// The album read with a warning about its dropped keys, handed over after the warning.
+    private var held: SourceItem?
 
     fileprivate init(records: AlbumRecords, format: String, input: String, label: String) {
         self.records = records
@@ -109,8 +111,14 @@ public struct AlbumListItems {
     public var count: Int { records.count }
 
     /// The next album, or nil after the last; one that does not decode is an error naming the
-    /// input and its place in the list.
+    /// input and its place in the list. An album whose keys were dropped (SPEC 1: a value that
+    /// is not a text, number or boolean, or a key that is not a field name) comes after one
+    /// warning naming them.
     public mutating func next() throws(AlbumKitError) -> SourceItem? {
+        if let held {
+            self.held = nil
+            return held
+        }
         let record: AlbumRecord?
         do {
             record = try records.next()
@@ -119,7 +127,10 @@ public struct AlbumListItems {
         }
         guard let record else { return nil }
         number += 1
-        return .album(record, label: AlbumLabel(list: label, number: number, title: record.title))
+        let album = SourceItem.album(record, label: AlbumLabel(list: label, number: number, title: record.title))
+        guard !record.droppedKeys.isEmpty else { return album }
+        held = album
+        return .warning("\(label) #\(number) '\(record.title)': dropped \(record.droppedKeys.joined(separator: ", "))")
     }
 
     /// The error for a list, or an element of it, that does not decode.

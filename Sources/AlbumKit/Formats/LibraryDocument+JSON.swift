@@ -138,22 +138,128 @@ extension JSONOutput {
         try raw(first ? "[]" : "]")
     }
 
-    /// An album object, keys sorted.
+    /// An album object, keys sorted, as ``AlbumCoding`` encodes it: every field the album has.
     mutating func album(_ album: Album) throws {
-        try raw(#"{"artist":"#)
-        try string(album.artist)
-        if let cover = album.cover {
-            try raw(#","coverUrl":"#)
-            try string(cover)
+        var first = true
+        for field in AlbumField.sortedByName { try self.field(field, of: album, first: &first) }
+        try raw("}")
+    }
+
+    /// The object of an album's fields beyond the core six (``AlbumDetails/jsonText``).
+    mutating func details(of album: Album) throws {
+        var first = true
+        for field in AlbumField.sortedByName where !field.isCore { try self.field(field, of: album, first: &first) }
+        try raw(first ? "{}" : "}")
+    }
+
+    /// `field` of `album` as the object's next member (`{` before the first), when it has it.
+    mutating func field(_ field: AlbumField, of album: Album, first: inout Bool) throws {
+        func key() throws {
+            try raw(first ? "{" : ",")
+            first = false
+            try string(field.name)
+            try raw(":")
         }
-        try raw(#","genre":"#)
-        try string(album.genre)
-        try raw(#","id":"#)
-        try string(album.id.rawValue)
-        try raw(#","title":"#)
-        try string(album.title)
-        try raw(#","year":"#)
-        try string(album.year)
+        switch field.kind {
+        case .id:
+            try key()
+            try string(album.id.rawValue)
+        case .requiredText, .year:
+            try key()
+            try string(field == .title ? album.title : field == .artist ? album.artist : album.year)
+        case .text where field.isCore:
+            try key()
+            try string(album.genre)
+        case .cover:
+            guard let cover = album.cover else { return }
+            try key()
+            try string(cover)
+        case .text, .date, .timestamp, .notes, .rating:
+            guard let value = album[field] else { return }
+            try key()
+            if field.kind == .rating, let number = Double(value) { try self.number(number) } else { try string(value) }
+        case .tags:
+            guard !album.tags.isEmpty else { return }
+            try key()
+            try texts(album.tags)
+        case .ids:
+            guard !album.ids.isEmpty else { return }
+            try key()
+            try textMap(album.ids)
+        case .fields:
+            guard !album.fields.isEmpty else { return }
+            try key()
+            try textMap(album.fields)
+        case .tracks:
+            guard !album.tracks.isEmpty else { return }
+            try key()
+            try raw("[")
+            for (index, track) in album.tracks.enumerated() {
+                if index > 0 { try raw(",") }
+                try self.track(track)
+            }
+            try raw("]")
+        }
+    }
+
+    /// A track object, keys sorted, as ``TrackCoding`` encodes it.
+    private mutating func track(_ track: Track) throws {
+        if let artist = track.artist {
+            try raw(#"{"artist":"#)
+            try string(artist)
+            try raw(",")
+        } else {
+            try raw("{")
+        }
+        if let disc = track.disc {
+            try raw(#""disc":"#)
+            try integer(Int64(disc))
+            try raw(",")
+        }
+        if !track.fields.isEmpty {
+            try raw(#""fields":"#)
+            try textMap(track.fields)
+            try raw(",")
+        }
+        if !track.ids.isEmpty {
+            try raw(#""ids":"#)
+            try textMap(track.ids)
+            try raw(",")
+        }
+        if let number = track.number {
+            try raw(#""number":"#)
+            try integer(Int64(number))
+            try raw(",")
+        }
+        if let seconds = track.seconds {
+            try raw(#""seconds":"#)
+            try self.number(seconds)
+            try raw(",")
+        }
+        try raw(#""title":"#)
+        try string(track.title)
+        try raw("}")
+    }
+
+    /// An array of strings.
+    private mutating func texts(_ values: [String]) throws {
+        try raw("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { try raw(",") }
+            try string(value)
+        }
+        try raw("]")
+    }
+
+    /// An object of strings, keys sorted.
+    private mutating func textMap(_ map: [String: String]) throws {
+        try raw("{")
+        for (index, name) in map.keys.sorted().enumerated() {
+            if index > 0 { try raw(",") }
+            try string(name)
+            try raw(":")
+            try string(map[name]!)
+        }
         try raw("}")
     }
 

@@ -49,6 +49,7 @@ struct XMLPropertyListOutput {
     mutating func album(_ album: Album, opening opened: inout Bool) throws {
         if !opened { try raw("\t<array>\n") }
         opened = true
+        guard album.details.isEmpty else { return try encoded(album) }
         try raw("\t\t<dict>\n")
         try field("artist", album.artist)
         if let cover = album.cover {
@@ -61,6 +62,19 @@ struct XMLPropertyListOutput {
         try field("title", album.title)
         try field("year", album.year)
         try raw("\t\t</dict>\n")
+    }
+
+    /// An album with fields beyond the core six, as the encoder writes it: its dict cut from
+    /// an encoded one-album document, where it stands at the same depth (such albums are few
+    /// enough not to need a writer of their own, and the encoder's bytes are then the encoder's).
+    private mutating func encoded(_ album: Album) throws {
+        let document = try PropertyListFormat(binary: false).encode(LibraryDocument(LibrarySnapshot(albums: [album])))
+        guard let open = document.firstRange(of: Data("\t<key>albums</key>\n\t<array>\n".utf8)),
+            let close = document[open.upperBound...].firstRange(of: Data("\n\t</array>\n".utf8))
+        else {
+            throw AlbumKitError(.libraryState, "the property list encoder wrote no album list where it was expected")
+        }
+        try raw(bytes: document[open.upperBound...close.lowerBound])
     }
 
     /// Hands on what is buffered.

@@ -123,27 +123,3 @@ public enum AlbumReference: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 }
-
-/// The fields `update` changes; nil leaves a field as it is, `coverUrl: ""` removes the cover.
-public struct AlbumPatch: Sendable, Hashable {
-    public var title: String?
-    public var artist: String?
-    public var genre: String?
-    public var year: String?
-    public var coverUrl: String?
-
-    public init(title: String? = nil, artist: String? = nil, genre: String? = nil, year: String? = nil, coverUrl: String? = nil) {
-        self.title = title
-        self.artist = artist
-        self.genre = genre
-        self.year = year
-        self.coverUrl = coverUrl
-    }
-
-    /// `album` with this patch applied and validated.
-    public func applied(to album: Album) throws(AlbumKitError) -> Album {
-        try Album(
-            id: album.id, title: title ?? album.title, artist: artist ?? album.artist, genre: genre ?? album.genre,
-            year: year ?? album.year, coverUrl: coverUrl ?? album.coverUrl)
-    }
-}

@@ -31,6 +31,46 @@ extension SpillEncoder {
         text(record.genre)
         text(record.year)
         cover(record.cover)
+        details(record.details)
+    }
+
+    /// The details: each part's count, then its entries (an album without details is one byte).
+    mutating func details(_ details: AlbumDetails) {
+        guard !details.isEmpty else { return byte(0) }
+        byte(1)
+        map(details.values)
+        integer(details.tags.count)
+        for tag in details.tags { text(tag) }
+        map(details.ids)
+        map(details.fields)
+        integer(details.tracks.count)
+        for track in details.tracks {
+            text(track.title)
+            integer(track.number ?? 0)
+            integer(track.disc ?? 0)
+            optionalText(track.artist)
+            if let seconds = track.seconds {
+                byte(1)
+                word(seconds.bitPattern)
+            } else {
+                byte(0)
+            }
+            map(track.ids)
+            map(track.fields)
+        }
+    }
+
+    private mutating func map(_ map: [String: String]) {
+        integer(map.count)
+        for (name, value) in map {
+            text(name)
+            text(value)
+        }
+    }
+
+    private mutating func optionalText(_ value: String?) {
+        byte(value == nil ? 0 : 1)
+        if let value { text(value) }
     }
 }
 
@@ -55,7 +95,47 @@ extension SpillDecoder {
     /// A record ``SpillEncoder/record(_:)`` wrote.
     mutating func record() throws(AlbumKitError) -> AlbumRecord {
         let id = try byte() == 1 ? AlbumID(try text()) : nil
-        return AlbumRecord(id: id, title: try text(), artist: try text(), genre: try text(), year: try text(), cover: try cover())
+        return AlbumRecord(
+            id: id, title: try text(), artist: try text(), genre: try text(), year: try text(), cover: try cover(), details: try details())
+    }
+
+    /// Details ``SpillEncoder/details(_:)`` wrote.
+    mutating func details() throws(AlbumKitError) -> AlbumDetails {
+        var details = AlbumDetails()
+        guard try byte() == 1 else { return details }
+        for (name, value) in try map() {
+            guard let field = AlbumField.named(name) else { throw Self.unknown("field") }
+            details[field] = value
+        }
+        for _ in 0..<(try count()) { details.tags.append(try text()) }
+        details.ids = try map()
+        details.fields = try map()
+        for _ in 0..<(try count()) {
+            var track = Track(title: try text())
+            let number = try integer()
+            let disc = try integer()
+            track.number = number == 0 ? nil : number
+            track.disc = disc == 0 ? nil : disc
+            track.artist = try byte() == 1 ? try text() : nil
+            track.seconds = try byte() == 1 ? Double(bitPattern: try word()) : nil
+            track.ids = try map()
+            track.fields = try map()
+            details.tracks.append(track)
+        }
+        return details
+    }
+
+    private mutating func map() throws(AlbumKitError) -> [String: String] {
+        var map: [String: String] = [:]
+        for _ in 0..<(try count()) { map[try text()] = try text() }
+        return map
+    }
+
+    /// A count of entries; a negative or huge one is a damaged record.
+    private mutating func count() throws(AlbumKitError) -> Int {
+        let count = try integer()
+        guard (0...1_000_000).contains(count) else { throw Self.unknown("count") }
+        return count
     }
 
     /// The error for a tag this program never writes.
@@ -72,12 +152,13 @@ extension Album: Spillable {
         encoder.text(genre)
         encoder.text(year)
         encoder.cover(cover)
+        encoder.details(details)
     }
 
     /// An album read back as it was written (its fields were checked when it was made).
     init(unspilling decoder: inout SpillDecoder) throws {
         self.init(
             checkedID: AlbumID(try decoder.text()), title: try decoder.text(), artist: try decoder.text(), genre: try decoder.text(),
-            year: try decoder.text(), cover: try decoder.cover())
+            year: try decoder.text(), cover: try decoder.cover(), details: try decoder.details())
     }
 }

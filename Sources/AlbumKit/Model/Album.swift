@@ -1,6 +1,7 @@
 /// One album of the catalog (SPEC section 1). A validated value: every `Album` that exists
-/// obeys the field rules, so storage and output code never re-check them.
-public struct Album: Hashable, Sendable, Codable {
+/// obeys the field rules, so storage and output code never re-check them. The core six are
+/// its own properties; every other field is in ``details`` (``AlbumField`` lists them all).
+public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
     public var id: AlbumID
     public var title: String
     public var artist: String
@@ -14,11 +15,14 @@ public struct Album: Hashable, Sendable, Codable {
     }
     /// The cover reference as kept: a stored cover's name in its bytes (``CoverReference``).
     package private(set) var cover: CoverReference?
+    /// Every field beyond the core six, checked.
+    public var details: AlbumDetails
 
     /// Makes an album, checking every field; `label` names it in errors (defaults to the title).
+    /// When `details` has a release date, `year` is its year.
     public init(
         id: AlbumID, title: String, artist: String, genre: String = "", year: String = "",
-        coverUrl: String? = nil, label: @autoclosure () -> String? = nil
+        coverUrl: String? = nil, details: AlbumDetails = AlbumDetails(), label: @autoclosure () -> String? = nil
     ) throws(AlbumKitError) {
         // Only an error needs the name: building it for every valid album costs a string each.
         func name() -> String { label() ?? "'\(title)'" }
@@ -26,46 +30,47 @@ public struct Album: Hashable, Sendable, Codable {
             throw .invalidAlbum(name(), field: "id", "must be non-empty, not all digits, without control characters or white space at either end")
         }
         self.id = id
-        self.title = try AlbumField.text(title, field: "title", album: name(), required: true)
-        self.artist = try AlbumField.text(artist, field: "artist", album: name(), required: true)
-        self.genre = try AlbumField.text(genre, field: "genre", album: name(), required: false)
-        self.year = try AlbumField.year(year, album: name())
-        self.cover = try AlbumField.coverURL(coverUrl, album: name()).map(CoverReference.init)
+        self.title = try FieldRules.text(title, field: "title", album: name(), required: true)
+        self.artist = try FieldRules.text(artist, field: "artist", album: name(), required: true)
+        self.genre = try FieldRules.text(genre, field: "genre", album: name(), required: false)
+        self.cover = try FieldRules.coverURL(coverUrl, album: name()).map(CoverReference.init)
+        self.details = details.isEmpty ? details : try details.validated(album: name)
+        if let released = self.details[.released] {
+            self.year = String(released.prefix(4))
+        } else {
+            self.year = try FieldRules.year(year, album: name())
+        }
     }
 
     /// An album of fields that were checked when it was first made (read back from a scratch
     /// file this process wrote): nothing is checked again.
-    package init(checkedID id: AlbumID, title: String, artist: String, genre: String, year: String, cover: CoverReference?) {
+    package init(
+        checkedID id: AlbumID, title: String, artist: String, genre: String, year: String, cover: CoverReference?,
+        details: AlbumDetails = AlbumDetails()
+    ) {
         self.id = id
         self.title = title
         self.artist = artist
         self.genre = genre
         self.year = year
         self.cover = cover
+        self.details = details
     }
 
-    private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }
-
-    /// Decodes leniently (year as string or integer) and then validates like `init`.
+    /// Decodes leniently (year as string or integer, unknown keys to `fields`) and then
+    /// validates like `init`.
     public init(from decoder: any Decoder) throws {
         let record = try AlbumRecord(from: decoder)
         guard let id = record.id else {
             throw DecodingError.keyNotFound(
-                CodingKeys.id, .init(codingPath: decoder.codingPath, debugDescription: "stored albums need an id"))
+                AlbumCodingKey(AlbumField.id.name), .init(codingPath: decoder.codingPath, debugDescription: "stored albums need an id"))
         }
-        try self.init(
-            id: id, title: record.title, artist: record.artist, genre: record.genre, year: record.year,
-            coverUrl: record.coverUrl)
+        self = try record.validated(newID: id, label: "'\(record.title)'")
     }
 
+    /// Encodes every field the album has under its name (``AlbumCoding``).
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(artist, forKey: .artist)
-        try container.encode(genre, forKey: .genre)
-        try container.encode(year, forKey: .year)
-        try container.encodeIfPresent(coverUrl, forKey: .coverUrl)
+        try AlbumCoding.encode(AlbumRecord(self), to: encoder)
     }
 
     /// The same artist, title and year, ignoring case: how `import` spots a duplicate of an

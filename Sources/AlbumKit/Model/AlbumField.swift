@@ -1,99 +1,101 @@
-/// The field rules of SPEC section 1, in one place.
-enum AlbumField {
-    /// The largest a field may be, in UTF-8 bytes.
-    static let maxBytes = 64 * 1024
-
-    static func text(_ value: String, field: String, album: @autoclosure () -> String, required: Bool) throws(AlbumKitError)
-        -> String
-    {
-        let trimmed = value.trimmingWhiteSpace()
-        if required && trimmed.isEmpty { throw .invalidAlbum(album(), field: field, "is required and empty") }
-        try checkCharacters(trimmed, field: field, album: album())
-        return trimmed
+/// The one table of an album's fields (SPEC 1): each field's name, kind and what it is for.
+/// Readers, writers, queries, sort keys, templates, `--set`, `show`, the API's bodies and the
+/// page's details are driven by it, so that a new named field is one entry here (and, when it
+/// needs a rule of its own, one kind in ``Kind``).
+///
+/// The core six are stored properties of ``Album``; the other fields live in its
+/// ``AlbumDetails``: the optional one-value fields (``scalars``) by name, and `tags`, `ids`,
+/// `tracks` and `fields` as their own collections.
+public struct AlbumField: Hashable, Sendable, CustomStringConvertible {
+    /// How a field's value is shaped, checked, written, compared and shown.
+    public enum Kind: Sendable, Hashable {
+        /// The album's stable identity.
+        case id
+        /// Text that must not be empty (title, artist).
+        case requiredText
+        /// One line of text, possibly empty (genre) or absent (label).
+        case text
+        /// `""` or one to four digits.
+        case year
+        /// A cover reference: `http(s)://…`, `file://…` or `covers/<name>`.
+        case cover
+        /// A release date as precisely as it is known: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
+        case date
+        /// 0.5 to 5 in steps of 0.5, written as a number.
+        case rating
+        /// A moment, RFC 3339 in UTC (`2024-01-02T03:04:05Z`).
+        case timestamp
+        /// Free text in which line breaks are allowed.
+        case notes
+        /// A list of texts, in order, without repeats.
+        case tags
+        /// A map from a name (`musicbrainz`) to an identity in another system.
+        case ids
+        /// The album's tracks (``Track``).
+        case tracks
+        /// A map from a name (`discogs.folder`) to text: everything else a source carries.
+        case fields
     }
 
-    static func year(_ value: String, album: @autoclosure () -> String) throws(AlbumKitError) -> String {
-        let trimmed = value.trimmingWhiteSpace()
-        guard trimmed.utf8.count <= 4, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw .invalidAlbum(album(), field: "year", "must be empty or 1 to 4 digits, not '\(trimmed.prefix(20))'")
-        }
-        return trimmed
-    }
+    /// The name in files, queries and `--set` (`catalogNumber`).
+    public let name: String
+    /// How the value is shaped.
+    public let kind: Kind
+    /// One line for help texts.
+    public let summary: String
 
-    static func coverURL(_ value: String?, album: @autoclosure () -> String) throws(AlbumKitError) -> String? {
-        guard let value = value?.trimmingWhiteSpace(), !value.isEmpty else { return nil }
-        let scan = try checkCharacters(value, field: "coverUrl", album: album())
-        guard isAllowedCoverURL(value, ascii: !scan.hasNonASCII) else {
-            throw .invalidAlbum(album(), field: "coverUrl", "must be http(s)://…, file://… or covers/<name>, not '\(value.prefix(60))'")
-        }
-        return value
-    }
+    public var description: String { name }
 
-    /// `http(s)://…`, `file://…` (any case), or `covers/<name>` with no `/` or `..` in the name.
-    private static func isAllowedCoverURL(_ value: String, ascii: Bool) -> Bool {
-        // ASCII, the usual case: decided on the bytes in place, with no lower-cased copy.
-        if ascii {
-            return value.withUTF8Bytes { bytes in
-                if startsCaseless(bytes, "http://") || startsCaseless(bytes, "https://") || startsCaseless(bytes, "file://") { return true }
-                guard bytes.count > 7, startsCaseless(bytes, "covers/", exactly: true) else { return false }
-                var previous: UInt8 = 0
-                for byte in bytes[7...] {
-                    if byte == UInt8(ascii: "/") || (byte == UInt8(ascii: ".") && previous == byte) { return false }
-                    previous = byte
-                }
-                return true
-            }
-        }
-        let lower = value.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
-            || (value.hasPrefix("covers/") && value.count > 7 && !value.contains("..") && !value.dropFirst(7).contains("/"))
-    }
+    /// Fields are the same when their names are.
+    public static func == (left: AlbumField, right: AlbumField) -> Bool { left.name == right.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
-    /// Whether ASCII `bytes` start with lower-case `prefix`, in any case (or `exactly`).
-    private static func startsCaseless(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, exactly: Bool = false) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        guard bytes.count >= count else { return false }
-        let fold: UInt8 = exactly ? 0 : 0x20
-        for index in 0..<count where bytes[index] | fold != prefix.utf8Start[index] { return false }
-        return true
-    }
+    /// Whether every album has this field (the core six).
+    public var isCore: Bool { Self.core.contains(self) }
 
-    /// Refuses a value over the size limit or holding a control character; returns what the
-    /// scan of its bytes found.
-    @discardableResult
-    private static func checkCharacters(_ value: String, field: String, album: @autoclosure () -> String) throws(AlbumKitError) -> FieldBytes {
-        if value.utf8.count > maxBytes {
-            throw .invalidAlbum(album(), field: field, "is \(value.utf8.count) bytes; the limit is \(maxBytes)")
-        }
-        let scan = value.withUTF8Bytes(FieldBytes.init)
-        if scan.hasControl { throw .invalidAlbum(album(), field: field, "holds a control character") }
-        return scan
-    }
+    /// Whether the field is one value that `--set NAME=VALUE` sets and a query compares as a
+    /// number (rating, year) rather than as text.
+    var isNumeric: Bool { kind == .rating || kind == .year }
 }
 
-extension String {
-    /// Runs `body` on the string's UTF-8 bytes: in place for a native string (every string this
-    /// program makes), else on a copy. Loops over them are several times faster than over `utf8`.
-    func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
-        return try Array(utf8).withUnsafeBufferPointer(body)
+extension AlbumField {
+    public static let id = AlbumField(name: "id", kind: .id, summary: "stable identity, never reused")
+    public static let title = AlbumField(name: "title", kind: .requiredText, summary: "the album's title")
+    public static let artist = AlbumField(name: "artist", kind: .requiredText, summary: "the album artist")
+    public static let genre = AlbumField(name: "genre", kind: .text, summary: "the main genre")
+    public static let year = AlbumField(name: "year", kind: .year, summary: "the release year (the year of released when that is set)")
+    public static let coverUrl = AlbumField(name: "coverUrl", kind: .cover, summary: "http(s)://…, file://… or covers/<sha256>.<ext>")
+    public static let released = AlbumField(name: "released", kind: .date, summary: "release date: YYYY, YYYY-MM or YYYY-MM-DD")
+    public static let label = AlbumField(name: "label", kind: .text, summary: "the record label")
+    public static let catalogNumber = AlbumField(name: "catalogNumber", kind: .text, summary: "the catalog number as printed (VP 4121)")
+    public static let format = AlbumField(name: "format", kind: .text, summary: "the medium as the source writes it (CD, 2xLP, Digital)")
+    public static let country = AlbumField(name: "country", kind: .text, summary: "the country of release")
+    public static let barcode = AlbumField(name: "barcode", kind: .text, summary: "the barcode as printed")
+    public static let rating = AlbumField(name: "rating", kind: .rating, summary: "0.5 to 5 in steps of 0.5")
+    public static let added = AlbumField(name: "added", kind: .timestamp, summary: "when it entered the collection (RFC 3339, UTC)")
+    public static let notes = AlbumField(name: "notes", kind: .notes, summary: "free text; line breaks allowed")
+    public static let tags = AlbumField(name: "tags", kind: .tags, summary: "styles, moods, secondary genres, in order")
+    public static let ids = AlbumField(name: "ids", kind: .ids, summary: "identities elsewhere: musicbrainz, discogs, itunes, …")
+    public static let tracks = AlbumField(name: "tracks", kind: .tracks, summary: "title, number, disc, artist, seconds, ids, fields")
+    public static let fields = AlbumField(name: "fields", kind: .fields, summary: "everything else: discogs.folder, itunes.playCount, mood")
+
+    /// The six every album has, in the order they are shown.
+    public static let core: [AlbumField] = [id, title, artist, genre, year, coverUrl]
+    /// The optional fields that hold one value each, in the order they are shown.
+    public static let scalars: [AlbumField] = [released, label, catalogNumber, format, country, barcode, rating, added, notes]
+    /// Every field, in the order `show` lists them.
+    public static let all: [AlbumField] = core + scalars + [tags, ids, tracks, fields]
+
+    /// Every field, its name in byte order: the order of an album object's keys in JSON and
+    /// property lists.
+    static let sortedByName: [AlbumField] = all.sorted { $0.name < $1.name }
+
+    /// The field called `name`, ignoring case (`catalognumber`), or nil.
+    public static func named(_ name: String) -> AlbumField? {
+        let lowered = name.lowercased()
+        return all.first { $0.name.lowercased() == lowered }
     }
 
-    /// The string without leading and trailing white space and newlines.
-    func trimmingWhiteSpace() -> String {
-        // Most values start and end with an ASCII letter: nothing to trim, nothing to copy.
-        if let head = utf8.first, let tail = utf8.last, !head.isASCIIWhiteSpaceOrNonASCII, !tail.isASCIIWhiteSpaceOrNonASCII {
-            return self
-        }
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-        return String(scalars[first...last])
-    }
-}
-
-extension UInt8 {
-    /// Whether this UTF-8 byte is ASCII white space (tab to carriage return, space) or not
-    /// ASCII at all (then only the Unicode properties can tell).
-    var isASCIIWhiteSpaceOrNonASCII: Bool { self >= 0x80 || self == 0x20 || (0x09...0x0D).contains(self) }
+    /// Every field's name, for messages and suggestions.
+    public static var names: [String] { all.map(\.name) }
 }

@@ -1,6 +1,7 @@
 /// An album as an input file gives it, before validation: the id may be missing, the year
-/// may be an integer, unknown keys are ignored.
-public struct AlbumRecord: Sendable, Hashable, Decodable {
+/// may be an integer; unknown keys with a text, number or boolean value are kept in `fields`,
+/// others are dropped and named in ``droppedKeys``.
+public struct AlbumRecord: Sendable, Hashable, Decodable, AlbumDetailsCarrier {
     public var id: AlbumID?
     public var title: String
     public var artist: String
@@ -14,10 +15,19 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
     /// The cover reference as kept: a stored cover's name in its bytes (an import holds every
     /// record until its commit; see ``CoverReference``).
     package private(set) var cover: CoverReference?
+    /// Every field beyond the core six, as given (checked by ``validated(newID:label:)``).
+    public var details: AlbumDetails
+    /// Keys of the input that were dropped, each with why (`'rank' (not a text, number or
+    /// boolean)`): the reader that dropped them warns once per album. (Kept in the details' box,
+    /// so that a record costs no more room than it must.)
+    public var droppedKeys: [String] {
+        get { details.dropped }
+        set { details.dropped = newValue }
+    }
 
     public init(
         id: AlbumID? = nil, title: String, artist: String, genre: String = "", year: String = "",
-        coverUrl: String? = nil
+        coverUrl: String? = nil, details: AlbumDetails = AlbumDetails()
     ) {
         self.id = id
         self.title = title
@@ -25,11 +35,15 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
         self.genre = genre
         self.year = year
         self.cover = coverUrl.map(CoverReference.init)
+        self.details = details
     }
 
     /// A record whose cover reference is kept as `cover` (read back from a scratch file).
-    package init(id: AlbumID?, title: String, artist: String, genre: String, year: String, cover: CoverReference?) {
-        self.init(id: id, title: title, artist: artist, genre: genre, year: year)
+    package init(
+        id: AlbumID?, title: String, artist: String, genre: String, year: String, cover: CoverReference?,
+        details: AlbumDetails = AlbumDetails()
+    ) {
+        self.init(id: id, title: title, artist: artist, genre: genre, year: year, details: details)
         self.cover = cover
     }
 
@@ -37,25 +51,12 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
     public init(_ album: Album) {
         self.init(
             id: album.id, title: album.title, artist: album.artist, genre: album.genre, year: album.year,
-            coverUrl: album.coverUrl)
+            cover: album.cover, details: album.details)
     }
 
-    private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }
-
+    /// Decodes every field by the table (``AlbumCoding``).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decodeIfPresent(String.self, forKey: .id).map(AlbumID.init(rawValue:))
-        title = try container.decode(String.self, forKey: .title)
-        artist = try container.decode(String.self, forKey: .artist)
-        genre = try container.decodeIfPresent(String.self, forKey: .genre) ?? ""
-        cover = try container.decodeIfPresent(String.self, forKey: .coverUrl).map(CoverReference.init)
-        if let text = try? container.decodeIfPresent(String.self, forKey: .year) {
-            year = text
-        } else if let number = try container.decodeIfPresent(Int.self, forKey: .year) {
-            year = String(number)
-        } else {
-            year = ""
-        }
+        self = try AlbumCoding.decodeRecord(from: decoder)
     }
 
     /// Validates the record into an album, giving it `id` when it has none.
@@ -63,6 +64,6 @@ public struct AlbumRecord: Sendable, Hashable, Decodable {
     public func validated(newID: @autoclosure () -> AlbumID, label: @autoclosure () -> String) throws(AlbumKitError) -> Album {
         try Album(
             id: id ?? newID(), title: title, artist: artist, genre: genre, year: year, coverUrl: coverUrl,
-            label: label())
+            details: details, label: label())
     }
 }

@@ -86,17 +86,21 @@ public struct ImportPlan: Sendable, Hashable, Encodable {
 /// An album record with every field present (`null` for no id or cover), as the plan shows it.
 struct AlbumRecordJSON: Encodable {
     let record: AlbumRecord
-    init(_ record: AlbumRecord) { self.record = record }
-
-    private enum CodingKeys: String, CodingKey { case id, title, artist, genre, year, coverUrl }
+    /// Whether the fields beyond the core six go too (not to a version 1 plugin).
+    let everyField: Bool
+    init(_ record: AlbumRecord, everyField: Bool = true) {
+        self.record = record
+        self.everyField = everyField
+    }
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(record.id, forKey: .id)
-        try container.encode(record.title, forKey: .title)
-        try container.encode(record.artist, forKey: .artist)
-        try container.encode(record.genre, forKey: .genre)
-        try container.encode(record.year, forKey: .year)
-        try container.encode(record.coverUrl, forKey: .coverUrl)
+        var container = encoder.container(keyedBy: AlbumCodingKey.self)
+        try container.encode(record.id, forKey: AlbumCodingKey("id"))
+        try container.encode(record.title, forKey: AlbumCodingKey("title"))
+        try container.encode(record.artist, forKey: AlbumCodingKey("artist"))
+        try container.encode(record.genre, forKey: AlbumCodingKey("genre"))
+        try container.encode(record.year, forKey: AlbumCodingKey("year"))
+        try container.encode(record.coverUrl, forKey: AlbumCodingKey("coverUrl"))
+        if everyField { try AlbumCoding.encodeDetails(record, into: &container) }
     }
 }

@@ -3,8 +3,11 @@ import Foundation
 /// The JSON-lines protocol AlbumKit speaks with plugin programs: one JSON object per line,
 /// each with a `type`. `docs/plugin-protocol.md` specifies every message.
 public enum PluginProtocol {
-    /// The protocol version this AlbumKit speaks; a plugin's `hello` must name it.
-    public static let version = 1
+    /// The newest protocol version this AlbumKit speaks: version 2 albums carry every field
+    /// of SPEC 1, version 1 albums the core six.
+    public static let version = 2
+    /// The versions a plugin's `hello` may name; AlbumKit then speaks the one it named.
+    public static let versions = 1...version
 }
 
 /// What a plugin program says about itself in its first line.
@@ -163,11 +166,11 @@ struct SettingJSON: Codable {
 enum HostMessage: Encodable {
     /// The answer to the plugin's `hello`: the protocol, the name it is configured under, its
     /// settings (`plugins.<name>.*`) and the limits it is held to.
-    case configure(name: String, kind: String, settings: PluginSettings, limits: Limits)
+    case configure(name: String, kind: String, settings: PluginSettings, limits: Limits, protocolVersion: Int)
     /// A source's "read this input".
     case read(path: String, folder: Bool)
     /// A stage's "decide about this album".
-    case album(AlbumRecord, label: String, input: String)
+    case album(AlbumRecord, label: String, input: String, protocolVersion: Int)
     /// A fetcher's "bytes for this reference, please".
     case fetch(reference: String, maxBytes: Int)
 
@@ -178,9 +181,9 @@ enum HostMessage: Encodable {
     func encode(to encoder: any Encoder) throws {
         var fields = encoder.container(keyedBy: Keys.self)
         switch self {
-        case .configure(let name, let kind, let settings, let limits):
+        case .configure(let name, let kind, let settings, let limits, let protocolVersion):
             try fields.encode("configure", forKey: .type)
-            try fields.encode(PluginProtocol.version, forKey: .protocol)
+            try fields.encode(protocolVersion, forKey: .protocol)
             try fields.encode(name, forKey: .name)
             try fields.encode(kind, forKey: .kind)
             try fields.encode(settings.values.mapValues(SettingJSON.init), forKey: .settings)
@@ -189,9 +192,9 @@ enum HostMessage: Encodable {
             try fields.encode("read", forKey: .type)
             try fields.encode(path, forKey: .path)
             try fields.encode(folder, forKey: .folder)
-        case .album(let record, let label, let input):
+        case .album(let record, let label, let input, let protocolVersion):
             try fields.encode("album", forKey: .type)
-            try fields.encode(AlbumRecordJSON(record), forKey: .album)
+            try fields.encode(AlbumRecordJSON(record, everyField: protocolVersion >= 2), forKey: .album)
             try fields.encode(label, forKey: .label)
             try fields.encode(input, forKey: .input)
         case .fetch(let reference, let maxBytes):

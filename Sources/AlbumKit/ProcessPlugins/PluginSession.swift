@@ -68,7 +68,7 @@ final class PluginSession: Sendable {
 
     /// Answers the plugin's `hello` with its settings and limits.
     func configure(settings: PluginSettings, limits: Limits) async throws {
-        try await send(.configure(name: name, kind: hello.kind, settings: settings, limits: limits))
+        try await send(.configure(name: name, kind: hello.kind, settings: settings, limits: limits, protocolVersion: hello.protocolVersion))
     }
 
     /// Sends `message`, expecting no answer yet.
@@ -167,8 +167,9 @@ final class PluginSession: Sendable {
             guard case .hello(let hello) = message else {
                 throw self.fail("sent '\(message.type)' before saying hello")
             }
-            guard hello.protocolVersion == PluginProtocol.version else {
-                throw self.fail("speaks protocol version \(hello.protocolVersion); this albumkit speaks version \(PluginProtocol.version)")
+            guard PluginProtocol.versions.contains(hello.protocolVersion) else {
+                throw self.fail(
+                    "speaks protocol version \(hello.protocolVersion); this albumkit speaks versions \(PluginProtocol.versions.lowerBound) to \(PluginProtocol.version)")
             }
             guard hello.kind == kind.rawValue else {
                 throw self.fail("says it is a '\(PluginText.shown(hello.kind, limit: 40))', but plugins.commands declares it a \(kind.rawValue)")

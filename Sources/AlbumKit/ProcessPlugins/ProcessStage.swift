@@ -24,10 +24,15 @@ public struct ProcessStage: ImportStage {
     public mutating func process(_ item: ImportItem) async throws -> StageDecision {
         guard let session else { throw AlbumKitError(.pluginFailed, "plugin '\(name)' was asked about \(item.label) before the import began") }
         let expected = "an answer ('pass', 'drop' or 'fail')"
-        switch try await session.exchange(.album(item.record, label: item.label, input: item.input)) {
+        let version = session.hello.protocolVersion
+        switch try await session.exchange(.album(item.record, label: item.label, input: item.input, protocolVersion: version)) {
         case .pass(let changed):
             var next = item
-            if let changed { next.record = changed }
+            if var changed {
+                // A version 1 plugin sees and sends the core six: the rest stays as it was.
+                if version < 2 { changed.details = item.record.details }
+                next.record = changed
+            }
             return .pass(next)
         case .drop(let reason):
             return .drop(reason: PluginText.shown(reason))

@@ -25,8 +25,7 @@ public struct AlbumSort: Sendable, Hashable {
                 let name = word.hasSuffix("-") || word.hasSuffix("+") ? word.dropLast() : word
                 guard let attribute = AlbumAttribute(name: String(name)) else {
                     throw AlbumQuery.invalid(
-                        "unknown sort field '\(name)'\(Spelling.suggestion(for: String(name), among: AlbumAttribute.names))"
-                            + " (fields: \(AlbumAttribute.names.joined(separator: ", ")), each optionally followed by + or -)")
+                        "unknown sort field '\(name)'\(AlbumAttribute.hint(for: String(name), also: "; each optionally followed by + or -"))")
                 }
                 keys.append(Key(attribute: attribute, descending: descending))
             }
@@ -39,7 +38,7 @@ public struct AlbumSort: Sendable, Hashable {
         guard !keys.isEmpty else { return albums }
         return albums.sorted { left, right in
             for key in keys {
-                let order = Self.compare(left.text(of: key.attribute), right.text(of: key.attribute), numeric: key.attribute.isNumeric)
+                let order = Self.compare(left.text(of: key.attribute), right.text(of: key.attribute), numeric: key.attribute.order == .number)
                 if order != .orderedSame { return key.descending ? order == .orderedDescending : order == .orderedAscending }
             }
             return left.position < right.position
@@ -50,7 +49,7 @@ public struct AlbumSort: Sendable, Hashable {
         if left.isEmpty || right.isEmpty {
             return left.isEmpty == right.isEmpty ? .orderedSame : (left.isEmpty ? .orderedAscending : .orderedDescending)
         }
-        if numeric, let a = Int(left), let b = Int(right) { return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending) }
+        if numeric, let a = Double(left), let b = Double(right) { return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending) }
         return left.compare(right, options: [.caseInsensitive, .diacriticInsensitive, .numeric])
     }
 }

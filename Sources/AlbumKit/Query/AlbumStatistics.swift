@@ -22,6 +22,22 @@ public struct AlbumStatistics: Sendable, Hashable, Codable {
     public var noCover = 0
     /// The bytes of the stored covers these albums use, each cover counted once.
     public var storedCoverBytes: Int64 = 0
+    /// The albums by label, most first (`""` for none).
+    public var byLabel: [Share] = []
+    /// The albums by format, most first (`""` for none).
+    public var byFormat: [Share] = []
+    /// The albums by decade (`1970s`), in order (`""` for no year).
+    public var byDecade: [Share] = []
+    /// The albums by rating (`4.5`), highest first (`""` for unrated).
+    public var byRating: [Share] = []
+
+    /// How many of the albums have one value.
+    public struct Share: Sendable, Hashable, Codable {
+        /// The value (`""` for none).
+        public var value: String
+        /// How many albums have it.
+        public var albums: Int
+    }
 
     /// The figures of `albums`, in which covers stored under `sizes`' keys have those sizes.
     public init(_ albums: [ListedAlbum], coverKeys: (Album) -> CoverKey?, sizes: [CoverKey: Int]) {
@@ -44,6 +60,21 @@ public struct AlbumStatistics: Sendable, Hashable, Codable {
             }
         }
         storedCoverBytes = keys.reduce(0) { $0 + Int64(sizes[$1] ?? 0) }
+        byLabel = Self.shares(albums.map { $0.album[.label] ?? "" }, mostFirst: true)
+        byFormat = Self.shares(albums.map { $0.album[.format] ?? "" }, mostFirst: true)
+        byDecade = Self.shares(albums.map { Int($0.album.year).map { "\($0 / 10 * 10)s" } ?? "" }, mostFirst: false)
+        byRating = Self.shares(albums.map { $0.album[.rating] ?? "" }, mostFirst: false).sorted {
+            (Double($0.value) ?? -1) > (Double($1.value) ?? -1)
+        }
+    }
+
+    /// The distinct values and their counts: most first (ties by value), or by value.
+    private static func shares(_ values: [String], mostFirst: Bool) -> [Share] {
+        var counts: [String: Int] = [:]
+        for value in values { counts[value, default: 0] += 1 }
+        return counts.map { Share(value: $0.key, albums: $0.value) }.sorted {
+            mostFirst && $0.albums != $1.albums ? $0.albums > $1.albums : $0.value < $1.value
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 /// One output line per album shaped by placeholders: `$year $artist - $title`. A
 /// placeholder is `$` and an attribute name (`$coverUrl`), or `${name}` when letters follow
-/// it (`${title}s`); `$$` is a dollar sign.
+/// it (`${title}s`) or it holds a dot (`${discogs.folder}`); `$$` is a dollar sign.
 public struct AlbumTemplate: Sendable, Hashable {
     enum Part: Sendable, Hashable {
         case text(String)
@@ -34,9 +34,7 @@ public struct AlbumTemplate: Sendable, Hashable {
                 throw AlbumQuery.invalid("a '$' in the template '\(template)' must be followed by a field name, {name} or $")
             }
             guard let attribute = AlbumAttribute(name: String(name)) else {
-                throw AlbumQuery.invalid(
-                    "unknown field '$\(name)' in the template\(Spelling.suggestion(for: String(name), among: AlbumAttribute.names, prefix: "$"))"
-                        + " (fields: \(AlbumAttribute.names.map { "$" + $0 }.joined(separator: ", ")))")
+                throw AlbumQuery.invalid("unknown field '$\(name)' in the template\(AlbumAttribute.hint(for: String(name), prefix: "$"))")
             }
             if !text.isEmpty { parts.append(.text(text)) }
             text = ""

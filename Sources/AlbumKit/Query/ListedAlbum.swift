@@ -14,17 +14,33 @@ public struct ListedAlbum: Sendable, Hashable {
         self.cover = cover
     }
 
-    /// The value of `attribute` as text (`""` for no cover reference).
+    /// The value of `attribute` as text: `""` when absent; tags joined by `, `; the tracks
+    /// as their count; ids as their values.
     public func text(of attribute: AlbumAttribute) -> String {
-        switch attribute {
-        case .position: String(position)
-        case .id: album.id.rawValue
-        case .title: album.title
-        case .artist: album.artist
-        case .genre: album.genre
-        case .year: album.year
-        case .coverUrl: album.coverUrl ?? ""
-        case .cover: cover.rawValue
+        switch attribute.kind {
+        case .position: return String(position)
+        case .cover: return cover.rawValue
+        case .id(let name): return album.ids[name] ?? ""
+        case .own(let name): return album.fields[name] ?? ""
+        case .field(let field):
+            switch field.kind {
+            case .id: return album.id.rawValue
+            case .requiredText: return field == .title ? album.title : album.artist
+            case .year: return album.year
+            case .cover: return album.coverUrl ?? ""
+            case .tags: return album.tags.joined(separator: ", ")
+            case .ids: return album.ids.values.sorted().joined(separator: ", ")
+            case .tracks: return album.tracks.isEmpty ? "" : String(album.tracks.count)
+            case .fields: return album.fields.values.sorted().joined(separator: ", ")
+            case .text where field.isCore: return album.genre
+            default: return album[field] ?? ""
+            }
         }
+    }
+
+    /// Whether the album has `attribute` at all (`has:barcode`).
+    func has(_ attribute: AlbumAttribute) -> Bool {
+        if case .cover = attribute.kind { return album.coverUrl != nil }
+        return !text(of: attribute).isEmpty
     }
 }

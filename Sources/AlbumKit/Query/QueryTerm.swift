@@ -9,8 +9,14 @@ struct QueryTerm: Sendable, Hashable {
         case contains(AlbumAttribute?, String)
         /// The attribute is empty (`genre:` finds albums without a genre).
         case isEmpty(AlbumAttribute)
-        /// A number attribute (year, position) lies in the range; either bound may be open.
-        case between(AlbumAttribute, lower: Int?, upper: Int?)
+        /// A number attribute (year, position, rating, the count of tracks) lies in the range;
+        /// either bound may be open.
+        case between(AlbumAttribute, lower: Double?, upper: Double?)
+        /// A date attribute (released, added) lies in the range, each bound compared with as
+        /// much of the date as it gives (`1970..1979`, `2024-01..`).
+        case dates(AlbumAttribute, lower: String?, upper: String?)
+        /// The album has the attribute (`has:barcode`).
+        case has(AlbumAttribute)
         /// The cover is in this state.
         case cover(CoverState)
     }
@@ -27,18 +33,27 @@ struct QueryTerm: Sendable, Hashable {
         negated = body.hasPrefix("^")
         if negated { body = body.dropFirst() }
         guard let colon = body.firstIndex(of: ":"), !body.hasPrefix("\""),
-            body[..<colon].allSatisfy({ $0.isASCII && $0.isLetter }), colon != body.startIndex
+            body[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }), colon != body.startIndex
         else {
             test = .contains(nil, Self.unquoted(body))
             return
         }
         let name = String(body[..<colon])
-        guard let attribute = AlbumAttribute(name: name) else {
-            let hint = Spelling.closest(to: name, among: AlbumAttribute.names).map { " (did you mean '\($0)'?)" }
-                ?? " (fields: \(AlbumAttribute.names.joined(separator: ", ")); quote a word that holds ':' to match it as text)"
-            throw AlbumQuery.invalid("unknown field '\(name)' in query\(hint)")
+        let value = Self.unquoted(body[body.index(after: colon)...])
+        if name == "has" {
+            test = .has(try Self.attribute(value))
+            return
         }
-        test = try Self.test(attribute, Self.unquoted(body[body.index(after: colon)...]), term: text)
+        test = try Self.test(try Self.attribute(name), value, term: text)
+    }
+
+    /// The attribute `name` stands for; an error says why none does.
+    private static func attribute(_ name: String) throws(AlbumKitError) -> AlbumAttribute {
+        guard let attribute = AlbumAttribute(name: name) else {
+            throw AlbumQuery.invalid(
+                "unknown field '\(name)' in query\(AlbumAttribute.hint(for: name, also: "; quote a word that holds ':' to match it as text"))")
+        }
+        return attribute
     }
 
     private static func test(_ attribute: AlbumAttribute, _ value: String, term: String) throws(AlbumKitError) -> Test {
@@ -49,14 +64,29 @@ struct QueryTerm: Sendable, Hashable {
             return .cover(state)
         }
         if value.isEmpty { return .isEmpty(attribute) }
-        guard attribute.isNumeric else { return .contains(attribute, value) }
         let bounds = value.components(separatedBy: "..")
-        let numbers = bounds.map { bound in bound.isEmpty ? nil : (bound.count <= 9 && bound.allSatisfy(\.isASCIIDigit) ? Int(bound) : -1) }
-        guard (1...2).contains(bounds.count), !numbers.contains(-1), numbers.contains(where: { $0 != nil }) else {
-            throw AlbumQuery.invalid(
-                "bad \(attribute.rawValue) '\(value)' in query term '\(term)' (use N, FROM..TO, FROM.. or ..TO with whole numbers)")
+        switch attribute.order {
+        case .text:
+            return .contains(attribute, value)
+        case .number:
+            let numbers = bounds.map { bound -> Double?? in
+                bound.isEmpty ? .some(nil) : Double(bound).flatMap { $0.isFinite && bound.count <= 12 ? .some($0) : nil }
+            }
+            guard (1...2).contains(bounds.count), !numbers.contains(where: { $0 == nil }), numbers.contains(where: { $0! != nil }) else {
+                throw AlbumQuery.invalid(
+                    "bad \(attribute) '\(value)' in query term '\(term)' (use N, FROM..TO, FROM.. or ..TO with numbers)")
+            }
+            return .between(attribute, lower: numbers[0]!, upper: bounds.count == 1 ? numbers[0]! : numbers[1]!)
+        case .date:
+            let valid = bounds.allSatisfy { $0.isEmpty || AlbumField.isDate($0) }
+            guard (1...2).contains(bounds.count), valid, bounds.contains(where: { !$0.isEmpty }) else {
+                throw AlbumQuery.invalid(
+                    "bad \(attribute) '\(value)' in query term '\(term)' (use a date YYYY, YYYY-MM or YYYY-MM-DD, or FROM..TO, FROM.. or ..TO of them)")
+            }
+            let lower = bounds[0].isEmpty ? nil : bounds[0]
+            let upper = bounds.count == 1 ? lower : (bounds[1].isEmpty ? nil : bounds[1])
+            return .dates(attribute, lower: lower, upper: upper)
         }
-        return .between(attribute, lower: numbers[0], upper: bounds.count == 1 ? numbers[0] : numbers[1])
     }
 
     /// The text without one pair of surrounding double quotes.
@@ -75,11 +105,16 @@ struct QueryTerm: Sendable, Hashable {
         case .isEmpty(let attribute):
             holds = listed.text(of: attribute).isEmpty
         case .between(let attribute, let lower, let upper):
-            guard let number = Int(listed.text(of: attribute)) else {
+            guard let number = Double(listed.text(of: attribute)) else {
                 holds = false
                 break
             }
-            holds = number >= (lower ?? .min) && number <= (upper ?? .max)
+            holds = number >= (lower ?? -.infinity) && number <= (upper ?? .infinity)
+        case .dates(let attribute, let lower, let upper):
+            let date = listed.text(of: attribute)
+            holds = !date.isEmpty && lower.map { date.prefix($0.count) >= $0 } ?? true && upper.map { date.prefix($0.count) <= $0 } ?? true
+        case .has(let attribute):
+            holds = listed.has(attribute)
         case .cover(let state):
             holds = listed.cover == state
         }

@@ -1,11 +1,14 @@
 import AlbumKit
 import Foundation
 
-/// `manifest.json`: `{"format":"albumkit-bundle","version":1,"created":"<RFC 3339>",
-/// "generator":"albumkit <version>","albumCount":N}` (SPEC 3).
+/// `manifest.json`: `{"format":"albumkit-bundle","version":2,"created":"<RFC 3339>",
+/// "generator":"albumkit <version>","albumCount":N}` (SPEC 3). Version 2 bundles carry every
+/// field of an album (SPEC 1); version 1 bundles, six, and read as before.
 struct BundleManifest: Codable, Equatable {
     static let formatName = "albumkit-bundle"
-    static let currentVersion = 1
+    static let currentVersion = 2
+    /// The versions this build reads.
+    static let readableVersions = 1...currentVersion
 
     var format: String
     var version: Int
@@ -33,8 +36,10 @@ struct BundleManifest: Codable, Equatable {
         guard manifest.format == formatName else {
             throw AlbumKitError(.unreadableInput, "\(subject): format is '\(manifest.format)', not '\(formatName)'")
         }
-        guard manifest.version == currentVersion else {
-            throw AlbumKitError(.unsupported, "\(subject): bundle version \(manifest.version) is not supported (this albumkit reads version \(currentVersion))")
+        guard readableVersions.contains(manifest.version) else {
+            let why = manifest.version > currentVersion ? "was made by a newer albumkit" : "is of a version this albumkit does not read"
+            throw AlbumKitError(
+                .unsupported, "\(subject): \(why) (bundle version \(manifest.version); this albumkit reads versions 1 to \(currentVersion))")
         }
         if let count = manifest.albumCount, count < 0 {
             throw AlbumKitError(.unreadableInput, "\(subject): albumCount \(count) is negative")

@@ -1,7 +1,7 @@
 import AlbumKit
 import ArgumentParser
 
-/// `albumkit add --title T --artist A [--genre G] [--year Y] [--cover URL] [--at POS] [--yes]`.
+/// `albumkit add --title T --artist A [--genre G] [--year Y] [--cover URL] [--set NAME=VALUE…] [--at POS] [--yes]`.
 struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add one album.",
@@ -17,11 +17,31 @@ struct AddCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "The year: 1 to 4 digits.") var year = ""
     @Option(help: ArgumentHelp("The cover: http(s)://…, file://… or covers/<sha256>.<ext>.", valueName: "url")) var cover: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("Insert at this position (default: at the end).", valueName: "pos")) var at: Int?
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: FieldAssignment.setHelp)
+    var assignments: [String] = []
     @Flag(help: "Add it even when the library holds the same album.") var yes = false
+
+    func validate() throws { _ = try record() }
+
+    /// The album to add, from the options and `--set`.
+    private func record() throws -> AlbumRecord {
+        var patch = AlbumPatch()
+        try FieldAssignment.apply(sets: assignments, unsets: [], to: &patch)
+        let record = AlbumRecord(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
+        guard !patch.isEmpty else { return record }
+        do {
+            let album = try patch.applied(to: record.validated(newID: .generate(), label: "'\(title)'"))
+            return AlbumRecord(
+                title: album.title, artist: album.artist, genre: album.genre, year: album.year, coverUrl: album.coverUrl,
+                details: album.details)
+        } catch let error as AlbumKitError {
+            throw ValidationError(error.description)
+        }
+    }
 
     func run() async throws {
         try await global.withLibrary { library, context in
-            let record = AlbumRecord(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
+            let record = try record()
             try await confirmIfDuplicate(record, in: library)
             guard let cover, !cover.hasPrefix("covers/") else {
                 return report(try await library.add(record, at: at))

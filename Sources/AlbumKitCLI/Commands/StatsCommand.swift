@@ -5,7 +5,8 @@ import Foundation
 /// `albumkit stats [QUERY…] [--json]`: figures about the library or the albums a query matches.
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "stats", abstract: "Count albums, artists, genres, years and covers (of all albums, or a query's).")
+        commandName: "stats",
+        abstract: "Count albums, artists, genres, years and covers, and the collection by label, format, decade and rating (of all albums, or a query's).")
 
     @OptionGroup var global: GlobalOptions
 
@@ -46,15 +47,36 @@ struct StatsCommand: AsyncParsableCommand {
                 return Console.out(rendered: [String(decoding: try encoder.encode(report), as: UTF8.self)])
             }
             let years = figures.firstYear.map { first in "\(first)–\(figures.lastYear ?? first)" } ?? "none"
-            Console.out([
+            let covers = "covers:   \(figures.stored) stored (\(ByteCount.format(figures.storedCoverBytes))), \(figures.missing) missing, "
+                + "\(figures.failed) failed, \(figures.noCover) none"
+            let place = "library:  \(location)" + (onDisk.map { ", \(ByteCount.format($0)) on disk" } ?? " (in the database)")
+            var lines: [String] = [
                 "albums:   \(figures.albums)" + (query.isEmpty ? "" : " matching '\(query)'"),
                 "artists:  \(figures.artists)",
                 "genres:   \(figures.genres)",
                 "years:    \(years) (\(figures.withoutYear) without a year)",
-                "covers:   \(figures.stored) stored (\(ByteCount.format(figures.storedCoverBytes))), \(figures.missing) missing, "
-                    + "\(figures.failed) failed, \(figures.noCover) none",
-                "library:  \(location)" + (onDisk.map { ", \(ByteCount.format($0)) on disk" } ?? " (in the database)"),
-            ].joined(separator: "\n"))
+                covers,
+                place,
+            ]
+            lines += Self.shares("by label", figures.byLabel, none: "no label")
+            lines += Self.shares("by format", figures.byFormat, none: "no format")
+            lines += Self.shares("by decade", figures.byDecade, none: "no year")
+            lines += Self.shares("by rating", figures.byRating, none: "unrated")
+            Console.out(lines.joined(separator: "\n"))
         }
     }
+
+    /// A heading and a line a value (the first 10, then how many more), or nothing when no
+    /// album has any value.
+    private static func shares(_ heading: String, _ shares: [AlbumStatistics.Share], none: String) -> [String] {
+        guard shares.contains(where: { !$0.value.isEmpty }) else { return [] }
+        let shown = shares.prefix(10).map { "  \(String($0.albums).leftPadded(to: 6))  \($0.value.isEmpty ? "(\(none))" : $0.value)" }
+        let more = shares.count > 10 ? ["  … and \(shares.count - 10) more"] : []
+        return ["\(heading):"] + shown + more
+    }
+}
+
+extension String {
+    /// The text with spaces before it, to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }

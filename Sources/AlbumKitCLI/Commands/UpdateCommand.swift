@@ -2,7 +2,7 @@ import AlbumKit
 import ArgumentParser
 
 /// `albumkit update ALBUMS… [--title …] [--artist …] [--genre …] [--year …] [--cover …]
-/// [--set FIELD=VALUE…] [--yes]`: one undoable step, however many albums it changes.
+/// [--set NAME=VALUE…] [--unset NAME…] [--yes]`: one undoable step, however many albums it changes.
 struct UpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update", abstract: "Change the fields of one album or many (one undoable step).",
@@ -19,10 +19,9 @@ struct UpdateCommand: AsyncParsableCommand {
     @Option(help: "A new genre.") var genre: String?
     @Option(parsing: .unconditional, help: "A new year.") var year: String?
     @Option(help: ArgumentHelp("A new cover reference ('' for none).", valueName: "url")) var cover: String?
-    @Option(
-        name: .customLong("set"), parsing: .unconditionalSingleValue,
-        help: ArgumentHelp("Set a field: title, artist, genre, year or cover (repeatable).", valueName: "field=value"))
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: FieldAssignment.setHelp)
     var assignments: [String] = []
+    @Option(name: .customLong("unset"), help: FieldAssignment.unsetHelp) var removals: [String] = []
     @Flag(help: "Change every album a query picks without asking.") var yes = false
 
     func validate() throws {
@@ -33,11 +32,9 @@ struct UpdateCommand: AsyncParsableCommand {
     /// The fields to change, from the options and `--set`.
     private func patch() throws -> AlbumPatch {
         var patch = AlbumPatch(title: title, artist: artist, genre: genre, year: year, coverUrl: cover)
-        for assignment in assignments {
-            try FieldAssignment(assignment).apply(to: &patch)
-        }
-        guard [patch.title, patch.artist, patch.genre, patch.year, patch.coverUrl].contains(where: { $0 != nil }) else {
-            throw ValidationError("name at least one field to change (--set field=value, or --title, --artist, --genre, --year, --cover)")
+        try FieldAssignment.apply(sets: assignments, unsets: removals, to: &patch)
+        guard !patch.isEmpty else {
+            throw ValidationError("name at least one field to change (--set name=value, --unset name, or --title, --artist, --genre, --year, --cover)")
         }
         return patch
     }

@@ -2,90 +2,50 @@ import AlbumKit
 import Foundation
 
 /// The stable `--json` shapes of SPEC 7: `list --json` is
-/// `{"albums":[{position,id,title,artist,genre,year,coverUrl,cover}…],"current":ID|null}`,
-/// `show --json` and `current --json` are `{"album":{…}|null}`.
+/// `{"albums":[{position,id,title,artist,genre,year,coverUrl,cover,…every other field}…],"current":ID|null}`,
+/// `show --json` and `current --json` are `{"album":{…}|null}`. The album objects are the
+/// core's one shape (``AlbumObjectWriter``), keys sorted, `coverUrl` null when there is none.
 enum AlbumJSON {
-    struct Row: Encodable {
+    struct Row {
         let position: Int
         let album: Album
         let cover: CoverState
         /// For `show` and `current`: the stored cover's hash and where it is.
         var stored: (key: CoverKey, location: String?)?
 
-        enum CodingKeys: String, CodingKey { case position, id, title, artist, genre, year, coverUrl, cover, coverSha256, coverPath }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(position, forKey: .position)
-            try container.encode(album.id, forKey: .id)
-            try container.encode(album.title, forKey: .title)
-            try container.encode(album.artist, forKey: .artist)
-            try container.encode(album.genre, forKey: .genre)
-            try container.encode(album.year, forKey: .year)
-            try container.encode(album.coverUrl, forKey: .coverUrl)
-            try container.encode(cover, forKey: .cover)
-            if let stored {
-                try container.encode(stored.key.sha256, forKey: .coverSha256)
-                try container.encode(stored.location, forKey: .coverPath)
-            }
+        /// The listing's members beside the album's fields.
+        var extra: [(key: String, value: AlbumObjectWriter.Extra)] {
+            var extra: [(key: String, value: AlbumObjectWriter.Extra)] = [("position", .number(position)), ("cover", .text(cover.rawValue))]
+            if album.coverUrl == nil { extra.append(("coverUrl", .text(nil))) }
+            if let stored { extra += [("coverSha256", .text(stored.key.sha256)), ("coverPath", .text(stored.location))] }
+            return extra
         }
     }
 
-    private struct Single: Encodable {
-        let album: Row?
-        enum CodingKeys: String, CodingKey { case album }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(album, forKey: .album)
-        }
-    }
-
-    /// `list --json`, its newline included, in runs of bytes laid out side by side: the text
-    /// `JSONEncoder` writes for it (keys sorted, slashes as they are), without its generic
-    /// encoding, which took two thirds of a 100 000-album listing.
+    /// `list --json`, its newline included, in runs of bytes laid out side by side.
     static func list(_ rows: [ListedAlbum], current: AlbumID?) -> [[UInt8]] {
         let albums = Parallel.joined(rows.count) { range in
-            var run: [UInt8] = []
-            run.reserveCapacity(range.count * 200)
+            var writer = AlbumObjectWriter()
             for index in range {
-                if index > 0 { run.append(UInt8(ascii: ",")) }
-                listed(rows[index], to: &run)
+                if index > 0 { writer.raw(",") }
+                let row = rows[index]
+                writer.album(row.album, extra: Row(position: row.position, album: row.album, cover: row.cover).extra)
             }
-            return [run]
+            return [writer.take()]
         }
-        var end = Array(#"],"current":"#.utf8)
-        if let current { end.appendJSONString(current.rawValue) } else { end += "null".utf8 }
-        end += "}\n".utf8
-        return [Array(#"{"albums":["#.utf8)] + albums + [end]
+        var end = AlbumObjectWriter()
+        end.raw(#"],"current":"#)
+        end.string(current?.rawValue)
+        end.raw("}\n")
+        return [Array(#"{"albums":["#.utf8)] + albums + [end.take()]
     }
 
-    /// A listed album's object, keys sorted, as ``Row`` encodes it.
-    private static func listed(_ row: ListedAlbum, to bytes: inout [UInt8]) {
-        bytes += #"{"artist":"#.utf8
-        bytes.appendJSONString(row.album.artist)
-        bytes += #","cover":"#.utf8
-        bytes.appendJSONString(row.cover.rawValue)
-        bytes += #","coverUrl":"#.utf8
-        if let cover = row.album.cover { cover.withUTF8 { bytes.appendJSONString(utf8: $0) } } else { bytes += "null".utf8 }
-        bytes += #","genre":"#.utf8
-        bytes.appendJSONString(row.album.genre)
-        bytes += #","id":"#.utf8
-        bytes.appendJSONString(row.album.id.rawValue)
-        bytes += #","position":"#.utf8
-        bytes += String(row.position).utf8
-        bytes += #","title":"#.utf8
-        bytes.appendJSONString(row.album.title)
-        bytes += #","year":"#.utf8
-        bytes.appendJSONString(row.album.year)
-        bytes.append(UInt8(ascii: "}"))
-    }
-
-    static func single(_ row: Row?) throws -> String { try text(Single(album: row)) }
-
-    private static func text(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    static func single(_ row: Row?) throws -> String {
+        var writer = AlbumObjectWriter()
+        writer.raw(#"{"album":"#)
+        if let row { writer.album(row.album, extra: row.extra) } else { writer.raw("null") }
+        writer.raw("}")
+        return String(decoding: writer.take(), as: UTF8.self)
     }
 }
 

@@ -58,16 +58,51 @@ enum AlbumTable {
         }
     }
 
-    /// One album, a field a line.
+    /// One album, a field a line, every field it has in the table's order, then its tracks
+    /// (numbered, with their lengths).
     static func detail(_ row: AlbumJSON.Row, isCurrent: Bool) -> String {
-        ([
-            "position: \(row.position)\(isCurrent ? " (current)" : "")",
-            "id:       \(row.album.id)",
-            "title:    \(row.album.title)",
-            "artist:   \(row.album.artist)",
-            "year:     \(row.album.year)",
-            "genre:    \(row.album.genre)",
-            "cover:    \(row.album.coverUrl ?? "-") (\(row.cover.rawValue))",
-        ] + (row.stored.map { ["stored:   \($0.location ?? $0.key.fileName)"] } ?? [])).joined(separator: "\n")
+        let album = row.album
+        var lines = ["position: \(row.position)\(isCurrent ? " (current)" : "")"]
+        func line(_ name: String, _ value: String) {
+            let label = name + ":"
+            let shown = value.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: max(10, label.count + 1)))
+            lines.append(label.padding(toLength: max(10, label.count + 1), withPad: " ", startingAt: 0) + shown)
+        }
+        for field in AlbumField.all {
+            switch field {
+            case .id: line(field.name, album.id.rawValue)
+            case .title: line(field.name, album.title)
+            case .artist: line(field.name, album.artist)
+            case .genre: line(field.name, album.genre)
+            case .year: line(field.name, album.year)
+            case .coverUrl:
+                line("cover", "\(album.coverUrl ?? "-") (\(row.cover.rawValue))")
+                if let stored = row.stored { line("stored", stored.location ?? stored.key.fileName) }
+            case .tags: if !album.tags.isEmpty { line(field.name, album.tags.joined(separator: ", ")) }
+            case .ids: for (name, value) in album.ids.sorted(by: { $0.key < $1.key }) { line("ids.\(name)", value) }
+            case .fields: for (name, value) in album.fields.sorted(by: { $0.key < $1.key }) { line(name, value) }
+            case .tracks: break
+            default: if let value = album[field] { line(field.name, value) }
+            }
+        }
+        if !album.tracks.isEmpty {
+            let discs = Set(album.tracks.compactMap(\.disc)).count > 1
+            lines.append("tracks:   \(album.tracks.count)")
+            for (index, track) in album.tracks.enumerated() {
+                let number = (discs ? "\(track.disc ?? 1)-" : "") + String(track.number ?? index + 1)
+                let length = track.seconds.map { " (\(Self.length($0)))" } ?? ""
+                let artist = track.artist.map { " — \($0)" } ?? ""
+                lines.append("  \(number.count < 2 ? " " + number : number). \(track.title)\(artist)\(length)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `m:ss` (or `h:mm:ss`) of a length in seconds.
+    static func length(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+        let twoDigits = rest < 10 ? "0\(rest)" : "\(rest)"
+        return hours > 0 ? "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(twoDigits)" : "\(minutes):\(twoDigits)"
     }
 }

@@ -42,11 +42,19 @@ enum ChangeDescription {
 
     /// The fields that differ, each as `field old → new`.
     static func differences(_ before: Album, _ after: Album) -> String {
-        let fields: [(String, String, String)] = [
+        var fields: [(String, String, String)] = [
             ("title", quoted(before.title), quoted(after.title)), ("artist", quoted(before.artist), quoted(after.artist)),
             ("genre", quoted(before.genre), quoted(after.genre)), ("year", year(before.year), year(after.year)),
             ("cover", before.coverUrl.map(quoted) ?? "none", after.coverUrl.map(quoted) ?? "none"),
         ]
+        fields += AlbumField.scalars.map { ($0.name, before[$0].map(quoted) ?? "none", after[$0].map(quoted) ?? "none") }
+        fields.append(("tags", quoted(before.tags.joined(separator: ", ")), quoted(after.tags.joined(separator: ", "))))
+        fields.append(("tracks", "\(before.tracks.count) tracks", before.tracks == after.tracks ? "\(before.tracks.count) tracks" : "\(after.tracks.count) tracks (changed)"))
+        for (prefix, old, new) in [("ids.", before.ids, after.ids), ("", before.fields, after.fields)] {
+            for name in Set(old.keys).union(new.keys).sorted() {
+                fields.append((prefix + name, old[name].map(quoted) ?? "none", new[name].map(quoted) ?? "none"))
+            }
+        }
         let changed = fields.filter { $0.1 != $0.2 }.map { "\($0.0) \($0.1) → \($0.2)" }
         return changed.isEmpty ? "no change" : changed.joined(separator: ", ")
     }

@@ -1,36 +1,32 @@
 import AlbumKit
 import ArgumentParser
 
-/// One `update --set field=value`.
-struct FieldAssignment {
-    /// The fields `--set` may name.
-    static let fields = ["title", "artist", "genre", "year", "cover"]
+/// `--set NAME=VALUE` and `--unset NAME` of `add` and `update`: each names a field as
+/// ``AlbumPatch/set(_:to:)`` takes it.
+enum FieldAssignment {
+    /// The help of `--set`.
+    static let setHelp = ArgumentHelp(
+        "Set a field: any of 'albumkit help fields' (label=Warp, rating=4.5, released=1977-01-14, tags='ambient, drone'), ids.NAME, or a field of your own (mood=calm, discogs.folder=Jazz). Repeatable.",
+        valueName: "name=value")
+    /// The help of `--unset`.
+    static let unsetHelp = ArgumentHelp("Remove a field (label, tags, ids.discogs, mood, …). Repeatable.", valueName: "name")
 
-    let field: String
-    let value: String
-
-    init(_ text: String) throws {
-        guard let equals = text.firstIndex(of: "=") else {
-            throw ValidationError("--set takes field=value, not '\(text)'")
+    /// `patch` with every `--set` and `--unset` applied; a malformed one is a usage error.
+    static func apply(sets: [String], unsets: [String], to patch: inout AlbumPatch) throws {
+        for text in sets {
+            guard let equals = text.firstIndex(of: "=") else { throw ValidationError("--set takes name=value, not '\(text)'") }
+            do {
+                try patch.set(String(text[..<equals]), to: String(text[text.index(after: equals)...]))
+            } catch {
+                throw ValidationError("--set: \(error.description)")
+            }
         }
-        field = String(text[..<equals])
-        value = String(text[text.index(after: equals)...])
-    }
-
-    /// Sets the field in `patch`; an unknown field, or one set twice, is an error.
-    func apply(to patch: inout AlbumPatch) throws {
-        let path: WritableKeyPath<AlbumPatch, String?>
-        switch field.lowercased() {
-        case "title": path = \.title
-        case "artist": path = \.artist
-        case "genre": path = \.genre
-        case "year": path = \.year
-        case "cover", "coverurl": path = \.coverUrl
-        default:
-            throw ValidationError(
-                "--set: unknown field '\(field)'\(Spelling.suggestion(for: field, among: Self.fields)) (fields: \(Self.fields.joined(separator: ", ")))")
+        for name in unsets {
+            do {
+                try patch.unset(name)
+            } catch {
+                throw ValidationError("--unset: \(error.description)")
+            }
         }
-        guard patch[keyPath: path] == nil else { throw ValidationError("--set: \(field) is given twice") }
-        patch[keyPath: path] = value
     }
 }

@@ -1,8 +1,8 @@
 import AlbumKit
 
-/// One album as the API shows it: the fields of `albumkit list --json` (position, id,
-/// title, artist, genre, year, coverUrl, cover state) and, when the cover is stored, its
-/// SHA-256 (`/api/covers/{sha256}`).
+/// One album as the API shows it: every field it has (the core's one album shape, as
+/// `albumkit show --json` writes it), its position, cover state, `coverUrl` null when it has
+/// none, and, when the cover is stored, its SHA-256 (`/api/covers/{sha256}`).
 struct AlbumBody: Sendable {
     let position: Int
     let album: Album
@@ -10,25 +10,11 @@ struct AlbumBody: Sendable {
     let coverSha256: String?
 
     func write(to json: inout JSONWriter) {
-        json.raw("{\"position\":")
-        json.number(position)
-        json.raw(",\"id\":")
-        json.string(album.id.rawValue)
-        json.raw(",\"title\":")
-        json.string(album.title)
-        json.raw(",\"artist\":")
-        json.string(album.artist)
-        json.raw(",\"genre\":")
-        json.string(album.genre)
-        json.raw(",\"year\":")
-        json.string(album.year)
-        json.raw(",\"coverUrl\":")
-        json.string(album.coverUrl)
-        json.raw(",\"cover\":")
-        json.string(cover.rawValue)
-        json.raw(",\"coverSha256\":")
-        json.string(coverSha256)
-        json.raw("}")
+        var extra: [(key: String, value: AlbumObjectWriter.Extra)] = [
+            ("position", .number(position)), ("cover", .text(cover.rawValue)), ("coverSha256", .text(coverSha256)),
+        ]
+        if album.coverUrl == nil { extra.append(("coverUrl", .text(nil))) }
+        json.album(album, extra: extra)
     }
 }
 
@@ -89,22 +75,49 @@ struct NewAlbumBody: Decodable {
     }
 }
 
-/// `PATCH /api/albums/{id}`: the fields to change (`coverUrl: ""` removes the cover); the
-/// year may be a string or an integer, as in input files.
+/// `PATCH /api/albums/{id}`: the fields to change, by name, as `--set` names them: a core or
+/// named field (`coverUrl: ""` removes the cover; the year may be a string or an integer;
+/// `rating` a number), `tags` a list, `ids` and `fields` objects whose null values remove an
+/// entry, `tracks` a list that replaces them; a null value removes a field.
 struct AlbumChangesBody: Decodable {
     let patch: AlbumPatch
 
-    private enum CodingKeys: String, CodingKey { case title, artist, genre, year, coverUrl }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let year = try (try? container.decodeIfPresent(String.self, forKey: .year))
-            ?? container.decodeIfPresent(Int.self, forKey: .year).map(String.init)
-        patch = AlbumPatch(
-            title: try container.decodeIfPresent(String.self, forKey: .title),
-            artist: try container.decodeIfPresent(String.self, forKey: .artist),
-            genre: try container.decodeIfPresent(String.self, forKey: .genre), year: year,
-            coverUrl: try container.decodeIfPresent(String.self, forKey: .coverUrl))
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        var patch = AlbumPatch()
+        // A field the patch refuses is an AlbumKitError, which the decoder passes on as it is
+        // (a 422 naming the field).
+        for key in container.allKeys {
+            let name = key.stringValue
+            switch name {
+            case "ids", "fields":
+                for (entry, value) in try container.decode([String: String?].self, forKey: key) {
+                    if let value { try patch.set("\(name).\(entry)", to: value) } else { try patch.unset("\(name).\(entry)") }
+                }
+            case "tags":
+                patch.tags = try container.decodeIfPresent([String].self, forKey: key) ?? []
+            case "tracks":
+                patch.tracks = try container.decodeIfPresent([Track].self, forKey: key) ?? []
+            default:
+                if try container.decodeNil(forKey: key) {
+                    try patch.unset(name)
+                } else if let text = try? container.decode(String.self, forKey: key) {
+                    try patch.set(name, to: text)
+                } else if let number = try? container.decode(Double.self, forKey: key) {
+                    try patch.set(name, to: number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number))
+                } else {
+                    throw AlbumKitError(.invalidAlbum, "field '\(name)' takes a text or a number")
+                }
+            }
+        }
+        self.patch = patch
+    }
+
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }
 

@@ -25,6 +25,13 @@ struct JSONWriter {
         if let text { string(text) } else { raw("null") }
     }
 
+    /// An album as the core's one JSON shape writes it (``AlbumObjectWriter``), with `extra` members.
+    mutating func album(_ album: Album, extra: [(key: String, value: AlbumObjectWriter.Extra)]) {
+        var writer = AlbumObjectWriter()
+        writer.album(album, extra: extra)
+        bytes.append(contentsOf: writer.take())
+    }
+
     /// A whole number, or `null`.
     mutating func number(_ value: Int?) {
         if let value { bytes.append(contentsOf: String(value).utf8) } else { raw("null") }

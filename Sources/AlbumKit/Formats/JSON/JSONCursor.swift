@@ -163,6 +163,30 @@ struct JSONCursor {
         return negative ? -value : value
     }
 
+    /// Reads a number and returns its text as written.
+    mutating func numberLexeme() throws(Refusal) -> Substring {
+        _ = peek()
+        let start = index
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] &- 0x30 < 10 else { throw refusal("expected a number") }
+        try number()
+        return Substring(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    /// Reads a number as a `Double` (as `JSONDecoder` decodes one).
+    mutating func double() throws(Refusal) -> Double {
+        guard let value = Double(try numberLexeme()), value.isFinite else { throw refusal("a number out of range") }
+        return value
+    }
+
+    /// Takes `true` or `false` when one comes next.
+    mutating func takeBoolean() -> Bool? {
+        switch peek() {
+        case UInt8(ascii: "t"): (try? literal("true")) != nil ? true : nil
+        case UInt8(ascii: "f"): (try? literal("false")) != nil ? false : nil
+        default: nil
+        }
+    }
+
     /// Reads and drops any value, checking it as strictly as the rest.
     mutating func skipValue() throws {
         guard let next = peek() else { throw refusal("expected a value") }
@@ -320,6 +344,12 @@ struct JSONKey {
     func `is`(_ name: StaticString) -> Bool {
         name.utf8CodeUnitCount == bytes.count && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: bytes.count))
     }
+
+    /// Whether the key is `name`.
+    func `is`(_ name: String) -> Bool { name.utf8.elementsEqual(bytes) }
+
+    /// The key as text.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 // MARK: - Long arrays on two cores

@@ -35,6 +35,11 @@ struct JSONOutput {
     /// `value` in decimal.
     mutating func integer(_ value: Int64) throws { try sink.integer(value) }
 
+    /// `value` as `JSONEncoder` writes a `Double`: a whole number without `.0`.
+    mutating func number(_ value: Double) throws {
+        try sink.write { $0.append(contentsOf: ScalarText.text(of: value).utf8) }
+    }
+
     /// Writes what is buffered.
     mutating func flush() throws { try sink.flush() }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// `normalize`: title, artist and genre trimmed, in Unicode NFC, and every inner run of white
-/// space turned into one space — so `"Hunky  Dory"` and a decomposed `"Café"` import as the
-/// same text the library already holds.
+/// `normalize`: title, artist, genre and the other one-line text fields (label, format, …)
+/// trimmed, in Unicode NFC, and every inner run of white space turned into one space — so
+/// `"Hunky  Dory"` and a decomposed `"Café"` import as the same text the library already holds.
 public struct NormalizeStage: ImportStage {
     public init() {}
 
@@ -13,6 +13,9 @@ public struct NormalizeStage: ImportStage {
         item.record.title = Self.normalized(item.record.title)
         item.record.artist = Self.normalized(item.record.artist)
         item.record.genre = Self.normalized(item.record.genre)
+        for field in AlbumField.scalars where field.kind == .text {
+            if let value = item.record[field] { item.record[field] = Self.normalized(value) }
+        }
         return .pass(item)
     }
 

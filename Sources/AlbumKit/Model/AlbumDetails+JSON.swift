@@ -1,0 +1,31 @@
+import Foundation
+
+extension Album {
+    /// The album's fields beyond the core six as one JSON object (the keys and values an album
+    /// object has for them, sorted), nil when it has none: what a store that keeps the core
+    /// fields in columns keeps in one more.
+    package var detailsJSON: String? {
+        guard !details.isEmpty else { return nil }
+        final class Bytes: @unchecked Sendable { var bytes: [UInt8] = [] }
+        let text = Bytes()
+        var output = JSONOutput(sink: { text.bytes.append(contentsOf: $0) })
+        // Writing to memory cannot fail.
+        try! output.details(of: self)
+        try! output.flush()
+        return String(decoding: text.bytes, as: UTF8.self)
+    }
+}
+
+extension AlbumDetails {
+    /// The details of an object ``Album/detailsJSON`` wrote (not yet checked: an album made
+    /// with them checks them).
+    package init(json text: String) throws {
+        var text = text
+        self = try text.withUTF8 { utf8 in
+            var cursor = JSONCursor(utf8)
+            let details = try cursor.albumDetails()
+            try cursor.end()
+            return details
+        }
+    }
+}

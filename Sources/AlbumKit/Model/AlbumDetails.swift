@@ -1,0 +1,213 @@
+import Foundation
+
+/// Everything of an album beyond the core six (SPEC 1): the optional one-value fields of
+/// ``AlbumField/scalars`` (absent stays absent), `tags`, `ids`, `tracks` and `fields`.
+/// ``Album`` and ``AlbumRecord`` each carry one; an album's has been checked. The parts live in
+/// one shared box, copied on write, so that an album without details costs one word and a
+/// list of albums moves as cheaply as it did when albums had six fields.
+public struct AlbumDetails: Hashable, Sendable {
+    /// The parts; nil for none.
+    private var box: Box?
+
+    private final class Box: @unchecked Sendable {
+        var values: [String: String] = [:]
+        var tags: [String] = []
+        var ids: [String: String] = [:]
+        var tracks: [Track] = []
+        var fields: [String: String] = [:]
+        var dropped: [String] = []
+
+        init() {}
+
+        init(copying other: Box) {
+            (values, tags, ids, tracks, fields, dropped) = (other.values, other.tags, other.ids, other.tracks, other.fields, other.dropped)
+        }
+    }
+
+    /// The box, made unique for a change.
+    private mutating func writable() -> Box {
+        if box == nil {
+            box = Box()
+        } else if !isKnownUniquelyReferenced(&box) {
+            box = Box(copying: box!)
+        }
+        return box!
+    }
+
+    /// The optional one-value fields that are set, by field name, as each keeps its text
+    /// (``AlbumField/canonical(_:album:)``).
+    private(set) var values: [String: String] {
+        get { box?.values ?? [:] }
+        set { writable().values = newValue }
+    }
+    /// Styles, moods, secondary genres: in order, without repeats.
+    public var tags: [String] {
+        get { box?.tags ?? [] }
+        set { writable().tags = newValue }
+    }
+    /// The album's identities in other systems, by name (`musicbrainz`, `discogs`).
+    public var ids: [String: String] {
+        get { box?.ids ?? [:] }
+        set { writable().ids = newValue }
+    }
+    /// The tracks, in order.
+    public var tracks: [Track] {
+        get { box?.tracks ?? [] }
+        set { writable().tracks = newValue }
+    }
+    /// Everything else a source carries or a person adds, by name (`discogs.folder`).
+    public var fields: [String: String] {
+        get { box?.fields ?? [:] }
+        set { writable().fields = newValue }
+    }
+
+    /// Keys of an input that a reader dropped, each with why: not a field, never stored, not
+    /// compared (``AlbumRecord/droppedKeys``).
+    var dropped: [String] {
+        get { box?.dropped ?? [] }
+        set { writable().dropped = newValue }
+    }
+
+    public static func == (left: AlbumDetails, right: AlbumDetails) -> Bool {
+        if left.box === right.box { return true }
+        return left.values == right.values && left.tags == right.tags && left.ids == right.ids && left.tracks == right.tracks
+            && left.fields == right.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values)
+        hasher.combine(tags)
+        hasher.combine(ids)
+        hasher.combine(tracks)
+        hasher.combine(fields)
+    }
+
+    /// No details.
+    public init() {}
+
+    /// The value of one of ``AlbumField/scalars`` as text, nil when absent; setting nil or
+    /// `""` removes it. Setting another kind of field is a programming error.
+    public subscript(field: AlbumField) -> String? {
+        get { values[field.name] }
+        set {
+            precondition(AlbumField.scalars.contains(field), "\(field.name) is not a one-value optional field")
+            let kept = newValue?.isEmpty == true ? nil : newValue
+            if kept != nil || values[field.name] != nil { writable().values[field.name] = kept }
+        }
+    }
+
+    /// Whether the album has nothing beyond the core six.
+    public var isEmpty: Bool {
+        guard let box else { return true }
+        return box.values.isEmpty && box.tags.isEmpty && box.ids.isEmpty && box.tracks.isEmpty && box.fields.isEmpty
+    }
+
+    /// The details checked and kept as SPEC 1 says (texts trimmed, a rating as `4.5`, a moment
+    /// in UTC, repeated tags dropped), or the first rule broken, naming `album` and the field.
+    func validated(album: () -> String) throws(AlbumKitError) -> AlbumDetails {
+        var checked = AlbumDetails()
+        for (name, value) in values {
+            guard let field = AlbumField.named(name), AlbumField.scalars.contains(field) else {
+                throw .invalidAlbum(album(), field: name, "is not a one-value field")
+            }
+            let kept = try field.canonical(value, album: album())
+            if !kept.isEmpty { checked.values[field.name] = kept }
+        }
+        if tags.count > AlbumLimits.tags { throw .invalidAlbum(album(), field: "tags", "has \(tags.count) entries; the limit is \(AlbumLimits.tags)") }
+        var seen = Set<String>()
+        for tag in tags {
+            let kept = try FieldRules.text(tag, field: "tags", album: album(), required: false)
+            if !kept.isEmpty, seen.insert(kept).inserted { checked.tags.append(kept) }
+        }
+        checked.ids = try Self.checkedMap(ids, field: "ids", limit: AlbumLimits.ids, album: album, isName: AlbumField.isIDName)
+        checked.fields = try Self.checkedMap(fields, field: "fields", limit: AlbumLimits.fields, album: album, isName: AlbumField.isFieldName)
+        if tracks.count > AlbumLimits.tracks {
+            throw .invalidAlbum(album(), field: "tracks", "has \(tracks.count) tracks; the limit is \(AlbumLimits.tracks)")
+        }
+        checked.tracks.reserveCapacity(tracks.count)
+        for (index, track) in tracks.enumerated() { checked.tracks.append(try track.validated(album: album, position: index + 1)) }
+        let size = checked.estimatedJSONBytes
+        if size > AlbumLimits.albumBytes {
+            throw .invalidAlbum(album(), field: "tracks", "makes the album about \(size) bytes as JSON; the limit is \(AlbumLimits.albumBytes)")
+        }
+        return checked
+    }
+
+    /// A map of `ids` or `fields` checked: valid names, at most `limit` entries, each value a
+    /// text; empty values dropped.
+    static func checkedMap(
+        _ map: [String: String], field: String, limit: Int, album: () -> String, isName: (String) -> Bool
+    ) throws(AlbumKitError) -> [String: String] {
+        if map.count > limit { throw .invalidAlbum(album(), field: field, "has \(map.count) entries; the limit is \(limit)") }
+        var checked: [String: String] = [:]
+        for (name, value) in map {
+            guard isName(name) else {
+                throw .invalidAlbum(album(), field: field, "has the name '\(name.prefix(60))', which is not [a-z][A-Za-z0-9]*\(field.hasSuffix("fields") ? " (parts joined by dots)" : "")")
+            }
+            let kept = try FieldRules.text(value, field: "\(field).\(name)", album: album(), required: false)
+            if !kept.isEmpty { checked[name] = kept }
+        }
+        return checked
+    }
+
+    /// About how many bytes the details take as JSON (each text and a few bytes of syntax).
+    var estimatedJSONBytes: Int {
+        func size(_ map: [String: String]) -> Int { map.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 } }
+        var total = size(values) + size(ids) + size(fields) + tags.reduce(0) { $0 + $1.utf8.count + 3 }
+        for track in tracks {
+            total += track.title.utf8.count + (track.artist?.utf8.count ?? 0) + size(track.ids) + size(track.fields) + 80
+        }
+        return total
+    }
+}
+
+/// Anything that carries ``AlbumDetails`` (``Album``, ``AlbumRecord``): the details' parts
+/// read and set on it directly.
+public protocol AlbumDetailsCarrier {
+    /// Everything beyond the core six.
+    var details: AlbumDetails { get set }
+}
+
+extension AlbumDetailsCarrier {
+    /// The value of one of ``AlbumField/scalars`` as text; nil when absent.
+    public subscript(field: AlbumField) -> String? {
+        get { details[field] }
+        set { details[field] = newValue }
+    }
+
+    /// Styles, moods, secondary genres, in order.
+    public var tags: [String] {
+        get { details.tags }
+        set { details.tags = newValue }
+    }
+
+    /// Identities in other systems, by name.
+    public var ids: [String: String] {
+        get { details.ids }
+        set { details.ids = newValue }
+    }
+
+    /// The tracks, in order.
+    public var tracks: [Track] {
+        get { details.tracks }
+        set { details.tracks = newValue }
+    }
+
+    /// Everything else, by name.
+    public var fields: [String: String] {
+        get { details.fields }
+        set { details.fields = newValue }
+    }
+
+    /// When the album entered the collection, nil when unknown (kept to the second).
+    public var added: Date? {
+        get { details[.added].flatMap(AlbumField.timestampSeconds).map { Date(timeIntervalSince1970: Double($0)) } }
+        set { details[.added] = newValue.map { AlbumField.formatTimestamp(Int($0.timeIntervalSince1970.rounded(.down))) } }
+    }
+
+    /// The rating as a number (0.5 to 5), nil when unrated.
+    public var rating: Double? {
+        get { details[.rating].flatMap(Double.init) }
+        set { details[.rating] = newValue.map { AlbumField.ratingText($0) ?? String($0) } }
+    }
+}

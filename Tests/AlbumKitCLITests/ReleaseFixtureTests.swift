@@ -1,0 +1,74 @@
+import AlbumKitTesting
+import Foundation
+import Testing
+
+/// Libraries and a bundle written by the release before the whole album
+/// (Tests/Fixtures/release-0.1-cd87d0e, its README says how they were made) open with every
+/// album, the selection and the history; their first write upgrades them, and albums with
+/// every field then live beside the old ones.
+@Suite struct ReleaseFixtureTests {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/release-0.1-cd87d0e")
+
+    private static let titles = "Best of Bowie|Rock\nIt's My Life|Ska punk\n...Nothing Like the Sun|Pop\nStaring at the Sun|Rock\nAmerican Pie|Pop\nLow|Art rock\n"
+
+    @Test(arguments: ["json", "plist", "sqlite"])
+    func anOldLibraryOpensWalksItsHistoryAndUpgrades(_ backend: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try FileManager.default.createDirectory(at: cli.libraryFolder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(backend), to: cli.libraryFolder)
+        let environment = ["ALBUMKIT_STORAGE_BACKEND": backend]
+        func list() throws -> String { try cli.run(["list", "--format", "$title|$genre"], environment: environment).output }
+        #expect(try list() == Self.titles)
+        #expect(try cli.run(["current"], environment: environment).output.contains("title:    It's My Life"))
+        #expect(try cli.run(["redo"], environment: environment).status == 0, "the undone remove is redone")
+        #expect(try list().split(separator: "\n").count == 5)
+        #expect(try cli.run(["undo"], environment: environment).status == 0)
+        let undone = try cli.run(["undo"], environment: environment)
+        #expect(undone.status == 0 && undone.output.contains("It's My Life"), "\(undone.output)")
+        #expect(try list().contains("It's My Life|Pop"), "the update of the old release is undone")
+        #expect(try cli.run(["redo"], environment: environment).status == 0)
+        let set = try cli.run(["update", "6", "--set", "label=RCA", "--set", "rating=4.5"], environment: environment)
+        #expect(set.status == 0, "\(set.error)")
+        let shown = try cli.run(["show", "6", "--json"], environment: environment).output
+        #expect(shown.contains(#""label":"RCA""#) && shown.contains(#""rating":4.5"#), "\(shown)")
+        #expect(try list() == Self.titles)
+        #expect(try cli.run(["undo"], environment: environment).status == 0)
+        #expect(try !cli.run(["show", "6", "--json"], environment: environment).output.contains("label"))
+    }
+
+    @Test func aVersionOneBundleRestoresAndImports() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let bundle = Self.fixtures.appendingPathComponent("backup-v1.tar.gz").path
+        #expect(try cli.run("verify", bundle).status == 0)
+        let restored = try cli.run("restore", bundle)
+        #expect(restored.status == 0, "\(restored.error)")
+        #expect(try cli.run("list", "--format", "$title|$genre").output == Self.titles)
+        let export = cli.folder.appendingPathComponent("again.tar.gz").path
+        #expect(try cli.run("export", export).status == 0)
+        let tar = Process()
+        tar.executableURL = URL(fileURLWithPath: "/usr/bin/tar")
+        tar.arguments = ["-xzOf", export, "manifest.json"]
+        let pipe = Pipe()
+        tar.standardOutput = pipe
+        try tar.run()
+        let written = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        tar.waitUntilExit()
+        #expect(written.replacingOccurrences(of: " ", with: "").contains(#""version":2"#), "bundles are written as version 2: \(written)")
+    }
+
+    @Test func aBundleFromANewerAlbumkitIsRefusedAsSuch() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let folder = cli.folder.appendingPathComponent("v3")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"format":"albumkit-bundle","version":3,"albumCount":0}"#.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        try Data("[]".utf8).write(to: folder.appendingPathComponent("albums.json"))
+        let refused = try cli.run("verify", folder.path)
+        #expect(refused.status != 0 && (refused.output + refused.error).contains("was made by a newer albumkit (bundle version 3;"), "\(refused.output)")
+        let restore = try cli.run("restore", folder.path)
+        #expect(restore.status != 0 && restore.error.contains("was made by a newer albumkit"), "\(restore.error)")
+    }
+}
