@@ -49,15 +49,7 @@ final class ArchiveReader {
             archive_read_free(handle)
             throw error.error(stored.name)
         }
-        // Every format libarchive has but mtree (its entries name files on this machine, which
-        // are never read) and raw (which takes any bytes as one entry).
-        for enable in [
-            archive_read_support_format_tar, archive_read_support_format_zip, archive_read_support_format_7zip,
-            archive_read_support_format_rar, archive_read_support_format_rar5, archive_read_support_format_cpio,
-            archive_read_support_format_iso9660, archive_read_support_format_empty, archive_read_support_format_ar,
-            archive_read_support_format_cab, archive_read_support_format_lha, archive_read_support_format_xar,
-            archive_read_support_format_warc,
-        ] {
+        for enable in Self.formats {
             try ArchiveStatus.check(enable(handle), handle, .unsupported, path)
         }
         let opened = feed?.attach(to: handle) ?? stored.attach(to: handle)
@@ -66,6 +58,21 @@ final class ArchiveReader {
         }
         try check(opened, .unreadableInput, path)
     }
+
+    /// Every format libarchive has but mtree (its entries name files on this machine, which are
+    /// never read) and raw (which takes any bytes as one entry); xar only from libarchive 3.7.4,
+    /// before which a 388-byte xar whose entries link to each other loops for ever (its
+    /// test_read_format_xar_doublelink, libarchive #2123).
+    private static let formats: [@Sendable (OpaquePointer?) -> Int32] = {
+        var formats: [@Sendable (OpaquePointer?) -> Int32] = [
+            archive_read_support_format_tar, archive_read_support_format_zip, archive_read_support_format_7zip,
+            archive_read_support_format_rar, archive_read_support_format_rar5, archive_read_support_format_cpio,
+            archive_read_support_format_iso9660, archive_read_support_format_empty, archive_read_support_format_ar,
+            archive_read_support_format_cab, archive_read_support_format_lha, archive_read_support_format_warc,
+        ]
+        if archive_version_number() >= 3_007_004 { formats.append(archive_read_support_format_xar) }
+        return formats
+    }()
 
     /// Whether the file at `path` is an archive this reader reads: its first entry's header
     /// reads, under its compression layer if any (unpacking at most 1 MiB to get there). What
