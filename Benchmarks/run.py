@@ -160,7 +160,7 @@ def command_aim(backend, command, collector=False):
         return Aim.ratio(1.0) if backend in ("json", "sqlite") else None
     if backend == "json" and not collector:
         return Aim.plus(0.010)
-    if backend in ("sqlite", "postgres"):
+    if backend in ("json", "sqlite", "postgres"):
         return Aim.under(0.030)
     return None
 
