@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """The benchmark corpus, deterministic for a given seed: running it again gives the same bytes.
 
-    Benchmarks/make-corpus.py bundle  --albums N [--cover-bytes B] [--formats tar.gz,…] OUT
+    Benchmarks/make-corpus.py bundle  --albums N [--cover-bytes B] [--formats tar.gz,…] [--collector] OUT
     Benchmarks/make-corpus.py library --albums N OUT
     Benchmarks/make-corpus.py itunes  --tracks N OUT
 
 `bundle` writes OUT/bundle-N/ laid out as SPEC 3 (manifest.json, albums.json,
 covers/<sha256>.png, checksums.sha256), with one real PNG of about B bytes per album (noise,
 so it does not compress, like photographs), and the same bundle as OUT/bundle-N.<format> for
-each format asked (tar.gz, tar.zst, tar.xz, tar, zip; default all). `library` writes
+each format asked (tar.gz, tar.zst, tar.xz, tar, zip; default all). With `--collector` each
+album is one as collectors have them (issue 34): 12 tracks (title, number, seconds), label,
+catalogNumber, format, rating, added, released, 3 tags, 2 ids (musicbrainz, discogs) and 5
+`fields`, in a version 2 bundle; `v1.tar.gz` is then the same bundle with a version 1 manifest,
+for a release before the whole album (it reads the core six and skips the other keys).
+`library` writes
 OUT/library-N.json and OUT/library-N.plist: albumkit libraries of N albums without covers.
 `itunes` writes OUT/itunes-N.xml: an iTunes `Library.xml` of N tracks (about ten an album) with
 iTunes's keys, written by `plistlib`. A file that exists is kept: OUT is a cache, so give each seed and cover size its own OUT.
 """
-import argparse, datetime, gzip, hashlib, json, lzma, os, plistlib, random, struct, subprocess, tarfile, urllib.parse, zipfile, zlib
+import argparse, datetime, gzip, hashlib, io, json, lzma, os, plistlib, random, struct, subprocess, tarfile, urllib.parse, zipfile, zlib
 
 FORMATS = ["tar.gz", "tar.zst", "tar.xz", "tar", "zip"]
 CREATED = "2026-01-01T00:00:00Z"
@@ -21,11 +26,42 @@ WORDS = ["Blue", "Night", "Café", "River", "Électrique", "Sun", "Glass", "東�
          "Paper", "Moon", "Stone", "Fire", "Dreams", "Ocean", "Neon", "Silver", "Garden", "Wire"]
 ARTISTS = ["Björk", "The Wires", "Nina Sol", "Los Ríos", "Ōkami", "Delta Nine", "Ana Luz", "K. Moreau"]
 GENRES = ["Pop", "Rock", "Jazz", "Electronic", "Folk", "Hip hop", "Classical", ""]
+LABELS = ["Warp", "Blue Note", "Columbia", "Sub Pop", "ECM", "Ninja Tune", "Factory", "Motown", "Impulse!", "4AD"]
+MEDIA = ["CD, Album", "LP, Album", "2xLP, Album, RE", "Cassette", "File, FLAC", "CD, Album, RM"]
+TAGS = ["ambient", "idm", "modal", "post-bop", "shoegaze", "dub", "krautrock", "soul", "field recording", "minimal"]
+CONDITIONS = ["Mint (M)", "Near Mint (NM or M-)", "Very Good Plus (VG+)", "Very Good (VG)"]
+FOLDERS = ["Uncategorized", "Jazz", "Electronic", "Wants to sell", "Shelf A"]
 
 
-def albums(count, seed, cover_url=lambda index: None):
-    """`count` album objects; `cover_url(index)` gives each one's coverUrl (None: no cover)."""
+def collected(album, rng, index):
+    """`album` with what a collector's copy carries besides the core six (issue 34's corpus)."""
+    year = int(album["year"])
+    album.update({
+        "released": "%04d-%02d-%02d" % (year, rng.randint(1, 12), rng.randint(1, 28)),
+        "label": rng.choice(LABELS),
+        "catalogNumber": "%s %d" % ("".join(rng.choice("ABCDEFGHKLMNPRSTVWX") for _ in range(rng.randint(2, 4))), rng.randint(1, 9999)),
+        "format": rng.choice(MEDIA),
+        "rating": rng.randint(1, 10) / 2,
+        "added": "20%02d-%02d-%02dT%02d:%02d:%02dZ" % (rng.randint(10, 25), rng.randint(1, 12), rng.randint(1, 28),
+                                                     rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59)),
+        "tags": rng.sample(TAGS, 3),
+        "ids": {"musicbrainz": "%08x-%04x-4%03x-8%03x-%012x" % (rng.getrandbits(32), rng.getrandbits(16), rng.getrandbits(12),
+                                                                 rng.getrandbits(12), rng.getrandbits(48)),
+                "discogs": str(1_000_000 + index)},
+        "tracks": [{"title": " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3))), "number": number,
+                    "seconds": rng.randint(90, 720)} for number in range(1, 13)],
+        "fields": {"discogs.folder": rng.choice(FOLDERS), "discogs.mediaCondition": rng.choice(CONDITIONS),
+                   "discogs.sleeveCondition": rng.choice(CONDITIONS), "discogs.instanceId": str(50_000_000 + index),
+                   "mood": rng.choice(["calm", "bright", "dark", "warm"])},
+    })
+    return album
+
+
+def albums(count, seed, cover_url=lambda index: None, collector=False):
+    """`count` album objects; `cover_url(index)` gives each one's coverUrl (None: no cover);
+    `collector`: with every field a collector's album has (`collected`)."""
     rng = random.Random(seed)
+    extra = random.Random(seed * 104729)  # its own stream: the core six stay those of the plain corpus
     result = []
     for index in range(count):
         album = {
@@ -38,7 +74,7 @@ def albums(count, seed, cover_url=lambda index: None):
         url = cover_url(index)
         if url:
             album["coverUrl"] = url
-        result.append(album)
+        result.append(collected(album, extra, index) if collector else album)
     return result
 
 
@@ -63,7 +99,13 @@ def write(path, data):
     os.replace(path + ".part", path)
 
 
-def bundle_folder(out, count, cover_bytes, seed):
+def manifest(count, version):
+    document = {"format": "albumkit-bundle", "version": version, "created": CREATED,
+                "generator": "albumkit make-corpus.py", "albumCount": count}
+    return json.dumps(document, indent=2).encode() + b"\n"
+
+
+def bundle_folder(out, count, cover_bytes, seed, collector=False):
     """OUT/bundle-N/: the unpacked bundle. Returns its entry names in writing order."""
     folder = os.path.join(out, "bundle-%d" % count)
     marker = os.path.join(folder, "checksums.sha256")
@@ -76,10 +118,8 @@ def bundle_folder(out, count, cover_bytes, seed):
             name = "covers/%s.png" % hashlib.sha256(data).hexdigest()
             write(os.path.join(folder, name), data)
             names.append(name)
-        listed = albums(count, seed, lambda index: names[index])
-        manifest = {"format": "albumkit-bundle", "version": 1, "created": CREATED,
-                    "generator": "albumkit make-corpus.py", "albumCount": count}
-        write(os.path.join(folder, "manifest.json"), json.dumps(manifest, indent=2).encode() + b"\n")
+        listed = albums(count, seed, lambda index: names[index], collector)
+        write(os.path.join(folder, "manifest.json"), manifest(count, 2 if collector else 1))
         write(os.path.join(folder, "albums.json"), json.dumps(listed, indent=2, ensure_ascii=False).encode() + b"\n")
         lines = []
         for name in ["manifest.json", "albums.json"] + names:
@@ -90,17 +130,36 @@ def bundle_folder(out, count, cover_bytes, seed):
         return [line.split("  ", 1)[1].rstrip("\n") for line in handle] + ["checksums.sha256"]
 
 
-def archive(folder, entries, path, kind):
-    """Writes the bundle folder's `entries` (in order) as `path`, of `kind`, with fixed dates."""
+def first_version(folder):
+    """The bundle's entries with a version 1 manifest (and its checksum) in place of its own."""
+    with open(os.path.join(folder, "manifest.json"), "rb") as handle:
+        old = manifest(json.load(handle)["albumCount"], 1)
+    with open(os.path.join(folder, "checksums.sha256"), "rb") as handle:
+        lines = handle.read().decode().splitlines(True)
+    lines[0] = "%s  manifest.json\n" % hashlib.sha256(old).hexdigest()
+    return {"manifest.json": old, "checksums.sha256": "".join(lines).encode()}
+
+
+def contents(folder, name, replaced):
+    if name in replaced:
+        return replaced[name]
+    with open(os.path.join(folder, name), "rb") as handle:
+        return handle.read()
+
+
+def archive(folder, entries, path, kind, replaced={}):
+    """Writes the bundle folder's `entries` (in order) as `path`, of `kind`, with fixed dates;
+    `replaced` gives the bytes of entries written otherwise than the folder holds them."""
+    if kind == "v1.tar.gz":
+        return archive(folder, entries, path, "tar.gz", first_version(folder))
     if kind == "zip":
         with zipfile.ZipFile(path + ".part", "w", zipfile.ZIP_DEFLATED) as out:
             for name in entries:
-                with open(os.path.join(folder, name), "rb") as handle:
-                    out.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), handle.read())
+                out.writestr(zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0)), contents(folder, name, replaced))
     elif kind == "tar.zst":
         plain = path[:-len(".zst")]
         if not os.path.exists(plain):
-            archive(folder, entries, plain, "tar")
+            archive(folder, entries, plain, "tar", replaced)
         subprocess.run(["zstd", "-q", "-f", "-3", plain, "-o", path + ".part"], check=True)
     else:
         with open(path + ".part", "wb") as file:
@@ -108,10 +167,10 @@ def archive(folder, entries, path, kind):
                       "tar.xz": lambda: lzma.LZMAFile(file, "wb", preset=0)}[kind]()
             with stream, tarfile.open(fileobj=stream, mode="w", format=tarfile.PAX_FORMAT) as out:
                 for name in entries:
+                    data = contents(folder, name, replaced)
                     info = out.gettarinfo(os.path.join(folder, name), name)
-                    info.mtime, info.uid, info.gid, info.uname, info.gname = 1767225600, 0, 0, "", ""
-                    with open(os.path.join(folder, name), "rb") as handle:
-                        out.addfile(info, handle)
+                    info.size, info.mtime, info.uid, info.gid, info.uname, info.gname = len(data), 1767225600, 0, 0, "", ""
+                    out.addfile(info, io.BytesIO(data))
     os.replace(path + ".part", path)
 
 
@@ -172,6 +231,7 @@ def main():
     parser.add_argument("--cover-bytes", type=int, default=30_000)
     parser.add_argument("--formats", default=",".join(FORMATS))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--collector", action="store_true", help="albums with every field a collector's has, in a version 2 bundle")
     options = parser.parse_args()
     os.makedirs(options.out, exist_ok=True)
     if options.kind == "itunes":
@@ -182,11 +242,11 @@ def main():
     if options.kind == "library":
         library(options.out, options.albums, options.seed)
         return
-    entries = bundle_folder(options.out, options.albums, options.cover_bytes, options.seed)
+    entries = bundle_folder(options.out, options.albums, options.cover_bytes, options.seed, options.collector)
     folder = os.path.join(options.out, "bundle-%d" % options.albums)
     for kind in filter(None, options.formats.split(",")):
-        if kind not in FORMATS:
-            parser.error("unknown format %r (known: %s)" % (kind, ", ".join(FORMATS)))
+        if kind not in FORMATS + ["v1.tar.gz"] or (kind == "v1.tar.gz" and not options.collector):
+            parser.error("unknown format %r (known: %s; v1.tar.gz with --collector)" % (kind, ", ".join(FORMATS)))
         path = "%s.%s" % (folder, kind)
         if not os.path.exists(path):
             archive(folder, entries, path, kind)
