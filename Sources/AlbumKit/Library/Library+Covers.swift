@@ -60,6 +60,9 @@ extension Library {
     /// asked for too when a fetcher of the chain finds covers by album (a lookup service).
     /// Returns what happened.
     public func fetchCovers(of references: [AlbumReference]? = nil, all: Bool = false) async throws -> CoverFetchSummary {
+        // Other processes (`serve`) learn of each request meanwhile (``CoverFetchNotices``).
+        let announcement = CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, hub: hub)
+        defer { announcement?.end() }
         let service = try makeCoverService()
         var chosen: [Album] = []
         if let references {
