@@ -178,7 +178,7 @@ class Bench:
             self.sizes = dict(self.sizes, imports=[int(size) for size in options.sizes.split(",")])
         if options.runs:
             self.sizes = dict(self.sizes, command_runs=options.runs)
-        self.backends = options.backends.split(",") if options.backends else BACKENDS
+        self.backend_names = options.backends.split(",") if options.backends else BACKENDS
         self.exports = options.exports.split(",")
         self.corpus = os.path.join(self.work, "corpus-seed1-cover30000")
         self.scratch = os.path.join(self.work, "runs")
@@ -212,7 +212,7 @@ class Bench:
     def pairs(self):
         """(albums, backend) of the import, command and export rows: file libraries stop at
         10 000 collectors' albums."""
-        return [(count, backend) for count in self.sizes["imports"] for backend in self.backends
+        return [(count, backend) for count in self.sizes["imports"] for backend in self.backend_names
                 if not (self.collector and count > 10_000 and backend in ("json", "plist", "bundle"))]
 
     def label_query(self, library, env, before):
