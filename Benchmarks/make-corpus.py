@@ -2,7 +2,6 @@
 """The benchmark corpus, deterministic for a given seed: running it again gives the same bytes.
 
     Benchmarks/make-corpus.py bundle  --albums N [--cover-bytes B] [--formats tar.gz,…] [--collector] OUT
-    Benchmarks/make-corpus.py library --albums N OUT
     Benchmarks/make-corpus.py itunes  --tracks N OUT
 
 `bundle` writes OUT/bundle-N/ laid out as SPEC 3 (manifest.json, albums.json,
@@ -13,8 +12,7 @@ album is one as collectors have them (issue 34): 12 tracks (title, number, secon
 catalogNumber, format, rating, added, released, 3 tags, 2 ids (musicbrainz, discogs) and 5
 `fields`, in a version 2 bundle; `v1.tar.gz` is then the same bundle with a version 1 manifest,
 for a release before the whole album (it reads the core six and skips the other keys).
-`library` writes
-OUT/library-N.json and OUT/library-N.plist: albumkit libraries of N albums without covers.
+Libraries are never written here: the benchmarks make them as users do, by importing a bundle.
 `itunes` writes OUT/itunes-N.xml: an iTunes `Library.xml` of N tracks (about ten an album) with
 iTunes's keys, written by `plistlib`. A file that exists is kept: OUT is a cache, so give each seed and cover size its own OUT.
 """
@@ -174,17 +172,6 @@ def archive(folder, entries, path, kind, replaced={}):
     os.replace(path + ".part", path)
 
 
-def library(out, count, seed):
-    """OUT/library-N.json and .plist: albumkit libraries of N albums without covers."""
-    document = {"format": "albumkit-library", "version": 1, "albums": albums(count, seed),
-                "state": {"version": 1, "undo": [], "redo": []}}  # no current album: plists have no null
-    json_path, plist_path = (os.path.join(out, "library-%d.%s" % (count, ext)) for ext in ("json", "plist"))
-    if not os.path.exists(json_path):
-        write(json_path, json.dumps(document, ensure_ascii=False).encode())
-    if not os.path.exists(plist_path):
-        write(plist_path, plistlib.dumps(document, fmt=plistlib.FMT_XML))
-
-
 def itunes(out, count, seed):
     """OUT/itunes-N.xml: an iTunes library of N tracks, about ten an album, every track with the
     keys iTunes writes, and the master playlist listing them all."""
@@ -224,7 +211,7 @@ def itunes(out, count, seed):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=["bundle", "library", "itunes"])
+    parser.add_argument("kind", choices=["bundle", "itunes"])
     parser.add_argument("out")
     parser.add_argument("--albums", type=int)
     parser.add_argument("--tracks", type=int)
@@ -239,9 +226,6 @@ def main():
         return
     if options.albums is None:
         parser.error("--albums is required for %s" % options.kind)
-    if options.kind == "library":
-        library(options.out, options.albums, options.seed)
-        return
     entries = bundle_folder(options.out, options.albums, options.cover_bytes, options.seed, options.collector)
     folder = os.path.join(options.out, "bundle-%d" % options.albums)
     for kind in filter(None, options.formats.split(",")):

@@ -43,10 +43,10 @@ BACKENDS = ["json", "plist", "bundle", "sqlite", "postgres"]
 BEGIN = "<!-- make bench: generated from here to the end marker; edit outside the markers -->"
 END = "<!-- make bench: end of generated part -->"
 
-FULL = dict(runs=5, imports=[1000, 10000], command_runs=9, formats=1000, list=100_000, hub_events=200_000, hub_rounds=5,
+FULL = dict(runs=5, imports=[1000, 10000], command_runs=9, formats=1000, hub_events=200_000, hub_rounds=5,
             backend_albums=100_000, backend_ops={"json": 20, "plist": 10, "bundle": 10, "sqlite": 200, "postgres": 200},
             covers=1000, serve=dict(albums=100_000, seconds=30, changes=100), itunes_tracks=50_000)
-QUICK = dict(runs=1, imports=[100, 300], command_runs=1, formats=100, list=2000, hub_events=20_000, hub_rounds=2,
+QUICK = dict(runs=1, imports=[100, 300], command_runs=1, formats=100, hub_events=20_000, hub_rounds=2,
              backend_albums=1000, backend_ops={"json": 5, "plist": 5, "bundle": 5, "sqlite": 5, "postgres": 5},
              covers=100, serve=dict(albums=2000, seconds=2, changes=5), itunes_tracks=2000)
 
@@ -457,24 +457,9 @@ class Bench:
             self.guarded("export", "export %d (%s)" % (count, backend), row)
 
     def listing(self):
-        if self.collector:
-            return self.collected_listing()
-        count = self.sizes["list"]
-        run([sys.executable, os.path.join(HERE, "make-corpus.py"), "library", "--albums", str(count), self.corpus])
-        for kind, tool in [("json", "`json.load`"), ("plist", "`plistlib.load`")]:
-            def row(kind=kind, tool=tool):
-                source = os.path.join(self.corpus, "library-%d.%s" % (count, kind))
-                library = self.fresh("list-" + kind)
-                shutil.copy(source, os.path.join(library, "library." + kind))
-                ours = Side("`albumkit list`", self.albumkit(library, "--backend", kind, "list"), env=self.env)
-                reference = Side("Python %s" % tool, [sys.executable, os.path.join(HERE, "list-reference.py"), kind, source])
-                self.compare("list", "load + list %s-album %s library" % ("{:,}".format(count), kind.upper()), ours, [reference],
-                             aim=1.0 if kind == "json" else None, count=count)
-            self.guarded("list", "list " + kind, row)
-
-    def collected_listing(self):
-        """With --collector: `list` of each json and plist library made by import (and a few
-        changes) vs Python loading the same file and printing the same table."""
+        """`list` of each json and plist library made as users make one (an import of the corpus
+        bundle with covers, then a few changes) vs Python loading the same file and printing the
+        same table."""
         for count, kind in self.pairs():
             if kind not in ("json", "plist"):
                 continue
@@ -509,7 +494,8 @@ class Bench:
                         return self.tables["backends"].append(dict(backend=backend, missing="no PostgreSQL server"))
                     folder = self.fresh("backend-" + backend)
                     env = dict(self.env, ALBUMKIT_BENCH_URL=url or "")
-                    _, peak, output = measure([self.tool("storage-bench"), backend, folder, str(albums), str(operations)],
+                    bundle = self.bundle(albums, "tar.gz")
+                    _, peak, output = measure([self.tool("storage-bench"), backend, folder, bundle, str(albums), str(operations)],
                                               env=env, stdout=subprocess.PIPE)
                     # storage-bench prints one Markdown-like row: cells separated by " | ".
                     cells = [cell.strip() for cell in output.decode().strip().splitlines()[-1].split("|")]
@@ -710,7 +696,7 @@ class Bench:
         if not self.tables["backends"]:
             return []
         lines = ["", "### Storage backends at %s albums (`storage-bench`; aim < 5 ms per change for sqlite and postgres)" % "{:,}".format(self.sizes["backend_albums"]), "",
-                 "| backend | fill (one save) | open + list | add p50 / p99 | remove p50 / p99 | update p50 / p99 | changes timed | size on disk | peak RSS |",
+                 "| backend | import of the bundle with covers | open + list | add p50 / p99 | remove p50 / p99 | update p50 / p99 | changes timed | size on disk | peak RSS |",
                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for row in self.tables["backends"]:
             if "missing" in row or "failed" in row:

@@ -77,15 +77,12 @@ def percentile(values, fraction):
 
 
 def throughput(bench, albums, seconds):
-    """wrk -c64 on GET /api/albums?limit=100 of an `albums`-album SQLite library."""
-    corpus_script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-corpus.py")
-    subprocess.run(["python3", corpus_script, "library", "--albums", str(albums), bench.corpus], check=True, stdout=subprocess.DEVNULL)
-    library = bench.fresh("serve-sqlite")
-    command = bench.albumkit(library, "--backend", "sqlite")
-    subprocess.run(command + ["init"], env=bench.env, check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(command + ["import", os.path.join(bench.corpus, "library-%d.json" % albums)], env=bench.env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    with Served(command, bench.env) as server:
+    """wrk -c64 on GET /api/albums?limit=100 of an `albums`-album SQLite library made as users
+    make one: imported from the corpus bundle with covers, then changed (so every album has a
+    stored cover to judge and the history holds the import)."""
+    library, env = bench.made_library(albums, "sqlite")
+    command = bench.albumkit(library)
+    with Served(command, env) as server:
         target = server.url + "/api/albums?limit=100&offset=%d" % (albums // 2)
         subprocess.run(["wrk", "-t1", "-c8", "-d1s", target], check=True, capture_output=True)  # warm up
         output = subprocess.run(["wrk", "-t2", "-c64", "-d%ds" % seconds, "--latency", target], check=True,

@@ -1,20 +1,22 @@
 // Issue 5's "must show" numbers for one backend: time to open and list a library of N
-// albums, median and p99 of one add / remove / update through `Library`, size on disk.
-// Usage: storage-bench BACKEND FOLDER [ALBUMS] [OPERATIONS] (postgres: ALBUMKIT_BENCH_URL).
+// albums, median and p99 of one add / remove / update through `Library`, size on disk. The
+// library is made as a user makes one: an import of the corpus bundle (covers included), whose
+// time is the fill column.
+// Usage: storage-bench BACKEND FOLDER BUNDLE ALBUMS [OPERATIONS] (postgres: ALBUMKIT_BENCH_URL).
 // `make bench` (Benchmarks/run.py) runs it for every backend and puts its rows in BENCHMARKS.md.
 import AlbumKit
 import AlbumKitInstalled
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: storage-bench BACKEND FOLDER [ALBUMS] [OPERATIONS]\n".utf8))
+guard arguments.count >= 5, let albumCount = Int(arguments[4]) else {
+    FileHandle.standardError.write(Data("usage: storage-bench BACKEND FOLDER BUNDLE ALBUMS [OPERATIONS]\n".utf8))
     exit(2)
 }
 let backend = arguments[1]
 let folder = arguments[2]
-let albumCount = arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
-let operations = arguments.count > 4 ? Int(arguments[4]) ?? 100 : 100
+let bundle = URL(fileURLWithPath: arguments[3])
+let operations = arguments.count > 5 ? Int(arguments[5]) ?? 100 : 100
 
 let registry = AdapterRegistry.installed
 var configuration = Configuration(environment: [:])
@@ -35,15 +37,14 @@ func milliseconds(_ samples: [Double], _ quantile: Double) -> String {
 let clock = ContinuousClock()
 let storage = try registry.makeStorage(for: configuration)
 try await storage.create()
-let albums = (0..<albumCount).map { index in
-    try! Album(
-        id: AlbumID("bench-\(index)"), title: "Album \(index)", artist: "Artist \(index % 97)", genre: "Pop",
-        year: String(1950 + index % 70), coverUrl: index % 3 == 0 ? "https://example.com/\(index).jpg" : nil)
+let filled = try await clock.measure {
+    let importing = try await Library.open(configuration, registry: registry, hub: NotificationHub())
+    let imported = try await importing.importAlbums(from: [bundle]).report.summary.added
+    guard imported == albumCount else {
+        FileHandle.standardError.write(Data("storage-bench: the bundle gave \(imported) albums, not \(albumCount)\n".utf8))
+        exit(1)
+    }
 }
-nonisolated func fill(_ storage: any StorageBackend, with albums: [Album]) async throws {
-    try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
-}
-let filled = try await clock.measure { try await fill(storage, with: albums) }
 
 // Open and list with a backend that has read nothing yet (no cache).
 let fresh = try registry.makeStorage(for: configuration)
