@@ -52,10 +52,6 @@ public struct AlbumField: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether every album has this field (the core six).
     public var isCore: Bool { Self.core.contains(self) }
-
-    /// Whether the field is one value that `--set NAME=VALUE` sets and a query compares as a
-    /// number (rating, year) rather than as text.
-    var isNumeric: Bool { kind == .rating || kind == .year }
 }
 
 extension AlbumField {
