@@ -104,7 +104,7 @@ extension SpillDecoder {
         var details = AlbumDetails()
         guard try byte() == 1 else { return details }
         for (name, value) in try map() {
-            guard let field = AlbumField.named(name) else { throw Self.unknown("field") }
+            guard let field = AlbumField.named(name), AlbumField.scalars.contains(field) else { throw Self.unknown("field") }
             details[field] = value
         }
         for _ in 0..<(try count()) { details.tags.append(try text()) }
