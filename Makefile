@@ -20,7 +20,7 @@ SYMBOL_ORDER := $(CURDIR)/scripts/symbol-order/albumkit.order
 ORDERED_CODE := -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --symbol-ordering-file=$(SYMBOL_ORDER) -Xlinker --no-warn-symbol-ordering
 RELEASE := -c release $(STATIC_LINK) $(ORDERED_CODE)
 
-.PHONY: help setup build test swift-test demo bundles bench bench-tools bench-quick bench-scale postgres postgres-stop clean install uninstall browser-test soak fuzz fuzz-ci example sanitizers symbol-order
+.PHONY: help setup build test swift-test demo bundles bench bench-tools bench-quick bench-scale postgres postgres-stop clean install uninstall browser-test soak bench-fleet fuzz fuzz-ci example sanitizers symbol-order
 
 help:
 	@echo "make setup      install the Debian packages the build needs (apt)"
@@ -29,6 +29,7 @@ help:
 	@echo "make swift-test build and run the Swift tests"
 	@echo "make browser-test  the serve tests: JSON API against the binary, the page in headless Chromium (Tests/Browser)"
 	@echo "make soak       10 minutes of steady API load on a release albumkit serve: peak RSS, leak check"
+	@echo "make bench-fleet  three release serve hosts over 1 000 000 albums in PostgreSQL, wrk on all at once, changes across hosts"
 	@echo "make bundles    regenerate Bundles/starter and Bundles/starter.tar.gz"
 	@echo "make bench      release build, then every benchmark side by side with the standard tools: writes BENCHMARKS.md"
 	@echo "make bench-tools  build the release albumkit, albumkit-bench and storage-bench the benchmarks run"
@@ -69,6 +70,10 @@ browser-test:
 soak:
 	$(SWIFT) build $(RELEASE) --product albumkit --scratch-path $(BENCH_SCRATCH)
 	python3 Benchmarks/serve_soak.py --bin $(BENCH_SCRATCH)/release --minutes 10
+
+bench-fleet:
+	$(SWIFT) build $(RELEASE) --product albumkit --scratch-path $(BENCH_SCRATCH)
+	python3 Benchmarks/serve_fleet.py --bin $(BENCH_SCRATCH)/release
 
 # The main job on the embedded default library ($$XDG_DATA_HOME/albumkit or ~/.local/share/albumkit).
 demo: build
