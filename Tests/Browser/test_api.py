@@ -9,12 +9,13 @@ import signal
 import socket
 import subprocess
 import tarfile
+import threading
 import time
 import urllib.parse
 
 import pytest
 
-from conftest import STARTER, EventClient
+from conftest import STARTER, EventClient, Sandbox
 
 
 def names(sandbox):
@@ -240,6 +241,36 @@ def test_current_album_get_and_set(starter):
     assert server.json("PUT", "/api/current", json_body={"id": "nope"})[0] == 404
     _, page = server.json("GET", "/api/albums?limit=1", expect=200)
     assert page["current"] == third["id"] and page["currentPosition"] == 3
+
+
+def test_the_current_album_is_read_whole_while_another_client_removes_it(tmp_path):
+    """A database library is read by point reads, not from a copy: `GET /api/current` reads which
+    album is current, then that album. When another client removes it in between (another album
+    becomes current), the answer is the album now current, never a 404."""
+    sandbox = Sandbox(tmp_path, {"ALBUMKIT_STORAGE_BACKEND": "sqlite"})
+    sandbox.run("init", "--starter")
+    server = sandbox.start()
+    done = threading.Event()
+    answers = []
+
+    def read():
+        while not done.is_set():
+            status, _, body = server.request("GET", "/api/current")
+            answers.append((status, body[:200]))
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for reader in readers:
+        reader.start()
+    try:
+        for number in range(60):
+            _, added = server.json("POST", "/api/albums", json_body={"title": "Passing %d" % number, "artist": "Race"}, expect=201)
+            server.json("PUT", "/api/current", json_body={"id": added["album"]["id"]}, expect=200)
+            server.json("DELETE", path_of(added["album"]["id"]), expect=200)
+    finally:
+        done.set()
+        for reader in readers:
+            reader.join()
+    assert answers and all(status == 200 for status, _ in answers), [answer for answer in answers if answer[0] != 200][:3]
 
 
 # ---- covers ---------------------------------------------------------------------------

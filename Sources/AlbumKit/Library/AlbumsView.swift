@@ -20,6 +20,17 @@ extension AlbumsView {
         return album
     }
 
+    /// The album with `id` and its 0-based index; nil when there is none. Point reads find the
+    /// index, then read the album there: a change by another process between the two can move
+    /// it, so the album read must be the one asked for, else it is looked up again.
+    func album(withID id: AlbumID) async throws -> (index: Int, album: Album)? {
+        for _ in 0..<4 {
+            guard let index = try await index(of: id) else { return nil }
+            if let album = try await albums(in: index..<(index + 1)).first, album.id == id { return (index, album) }
+        }
+        throw AlbumKitError(.libraryState, "album '\(id)' moved each time it was read; the library is being changed elsewhere")
+    }
+
     /// The 0-based index `reference` names and the album there.
     func resolve(_ reference: AlbumReference) async throws -> (index: Int, album: Album) {
         switch reference {
@@ -28,8 +39,8 @@ extension AlbumsView {
             guard position >= 1, position <= count else { throw AlbumKitError.noSuchAlbum(reference.description, count: count) }
             return (position - 1, try await album(at: position - 1))
         case .id(let id):
-            guard let index = try await index(of: id) else { throw AlbumKitError(.noSuchAlbum, "no album with id '\(id)'") }
-            return (index, try await album(at: index))
+            guard let found = try await album(withID: id) else { throw AlbumKitError(.noSuchAlbum, "no album with id '\(id)'") }
+            return found
         case .words:
             // Libraries pin words to an id first (they know the cover states a query may ask for).
             let snapshot = LibrarySnapshot(albums: try await albums(in: 0..<(try await count())))

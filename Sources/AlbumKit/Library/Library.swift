@@ -118,8 +118,8 @@ public actor Library {
 
     /// The current album, if any.
     public func currentAlbum() async throws -> Album? {
-        guard let current = memento.current, let index = try await view().index(of: current) else { return nil }
-        return try await view().album(at: index)
+        guard let current = memento.current else { return nil }
+        return try await view().album(withID: current)?.album
     }
 
     /// How many steps `undo` and `redo` can walk.

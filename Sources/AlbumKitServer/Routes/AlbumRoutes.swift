@@ -38,8 +38,7 @@ struct AlbumRoutes: Sendable {
             return try await single(.id(id))
         }
         router.get("/api/current") { _, _ in
-            guard let id = await gateway.current else { return JSONBody.response(json: SingleAlbumBody(album: nil).json) }
-            return try await single(.id(id))
+            JSONBody.response(json: SingleAlbumBody(album: try await gateway.currentEntry().map(AlbumBody.init)).json)
         }
         router.put("/api/current") { request, _ in
             let id = try await JSONBody.decode(CurrentBody.self, from: request).id
