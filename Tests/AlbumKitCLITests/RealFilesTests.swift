@@ -3,10 +3,11 @@ import Testing
 
 /// Files other people's tools wrote for real collections and published — Discogs and
 /// RateYourMusic exports, iTunes and Apple Music `Library.xml` files, Kodi-style `album.nfo`
-/// files (`Tests/Fixtures/real/SOURCES.md`) — each imported through the `albumkit` binary into
-/// a new library and compared with the albums written out by hand from reading it.
+/// files, tagged audio from mutagen's test data and a library real beets made of it
+/// (`Tests/Fixtures/real/SOURCES.md`) — each imported through the `albumkit` binary into a new
+/// library and compared with the albums written out by hand from reading it.
 @Suite struct RealFilesTests {
-    static let sources = ["discogs", "rym", "itunes", "kodi"]
+    static let sources = ["discogs", "rym", "itunes", "kodi", "beets", "audio"]
 
     @Test(arguments: sources.flatMap { RealFixture.all($0) })
     func importsAsWrittenOutByHand(_ fixture: RealFixture) throws {
