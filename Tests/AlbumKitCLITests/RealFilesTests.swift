@@ -17,6 +17,18 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// SPEC 1: every field of what a real file imports as survives a bundle export and restore.
+    @Test(arguments: sources.flatMap { RealFixture.all($0) })
+    func comesBackWholeFromABundle(_ fixture: RealFixture) throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        #expect(try cli.run("init").status == 0)
+        let imported = try cli.run("import", fixture.url.path)
+        #expect(imported.status == 0, "\(imported.error)")
+        let problems = try cli.bundleRoundTripProblems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
     @Test(arguments: sources)
     func eachSourceHasThreeRealFiles(_ source: String) {
         #expect(RealFixture.all(source).count >= 3)
