@@ -2,7 +2,7 @@ import AlbumKit
 import Foundation
 import SourceSupport
 
-/// One album as its tracks add up: what SPEC 9 takes from them, and its tracks.
+/// One album as its tracks add up: what SPEC 9 takes from them, and its tracks, packed.
 struct ITunesAlbum {
     let title: String
     let artist: String
@@ -18,7 +18,8 @@ struct ITunesAlbum {
     private var albumRating: Int?
     /// The earliest `Date Added` among its tracks.
     private var earliestAdded: String?
-    private var tracks: [Track] = []
+    /// The tracks, packed (``ITunesTrack/pack(albumArtist:into:)``).
+    private var tracks = ""
 
     /// An album begun by its first track.
     init(first track: ITunesTrack, title: String, artist: String, line: Int) {
@@ -37,7 +38,7 @@ struct ITunesAlbum {
         if albumRating == nil, ITunesTrack.rating(track.albumRating) != nil { albumRating = track.albumRating }
         // RFC 3339 moments in UTC, as iTunes writes them, sort as text.
         if !track.dateAdded.isEmpty, earliestAdded.map({ track.dateAdded < $0 }) ?? true { earliestAdded = track.dateAdded }
-        tracks.append(track.track(albumArtist: artist))
+        track.pack(albumArtist: artist, into: &tracks)
     }
 
     /// The album record (SPEC 9): most common genre and year, `rating` from `Album Rating`
@@ -51,7 +52,7 @@ struct ITunesAlbum {
         record.rating = ITunesTrack.rating(albumRating)
         record[.added] = earliestAdded.flatMap(Self.timestamp)
         record.ids["itunes"] = persistentID
-        record.tracks = tracks.map { track in
+        record.tracks = ITunesTrack.unpack(tracks).map { track in
             var track = track
             if track.fields["itunes.genre"] == genre { track.fields["itunes.genre"] = nil }
             if track.fields["itunes.year"] == year { track.fields["itunes.year"] = nil }

@@ -111,23 +111,63 @@ struct ITunesTrack {
         return min(5, max(0.5, (Double(albumRating) / 10).rounded() / 2))
     }
 
-    /// The track (SPEC 9): `Name`, `Track Number`, `Disc Number`, `Total Time` ÷ 1000, `Artist`
-    /// when not `albumArtist`, `ids.itunes` the `Persistent ID`; its genre, year, album rating
-    /// and date added, and every other key, in `fields` as `itunes.<key in lower camel case>`
-    /// (the album's own genre, year and rating are taken out when the album is made).
-    func track(albumArtist: String) -> Track {
-        var fields: [String: String] = [:]
-        for (key, value) in otherKeys { fields[Self.fieldName(key)] = value }
-        if !genre.isEmpty { fields["itunes.genre"] = genre }
-        if year != 0 { fields["itunes.year"] = String(year) }
-        if let albumRating { fields["itunes.albumRating"] = String(albumRating) }
-        if !dateAdded.isEmpty { fields["itunes.dateAdded"] = dateAdded }
-        if compilation { fields["itunes.compilation"] = "true" }
+    /// Separates the texts of a packed track, and ends one.
+    private static let unit: Character = "\u{1F}"
+    private static let end: Character = "\u{1E}"
+
+    /// Appends the track, as ``unpack(_:)`` reads it back, to `packed`: an album keeps its tracks
+    /// packed in one text until it is handed out (a few hundred bytes a track, where a ``Track``
+    /// with its dictionary of fields takes several kilobytes), so a 50 000-track library fits in
+    /// little memory. Its texts are `Name`, `Track Number`, `Disc Number`, `Artist` when not
+    /// `albumArtist`, `Total Time`, `Persistent ID`, then a name in `fields` and its value for its
+    /// genre, year, album rating, date added and every other key (`itunes.playCount`); a separator
+    /// inside a text becomes a space, as the import's repair would make it.
+    func pack(albumArtist: String, into packed: inout String) {
+        func add(_ text: String) {
+            packed += text.contains { $0 == Self.unit || $0 == Self.end } ? String(text.map { $0 == Self.unit || $0 == Self.end ? " " : $0 }) : text
+            packed.append(Self.unit)
+        }
         let artist = artist.trimmed
-        return Track(
-            title: name, number: trackNumber.flatMap { $0 > 0 ? $0 : nil }, disc: discNumber.flatMap { $0 > 0 ? $0 : nil },
-            artist: artist.isEmpty || artist == albumArtist ? nil : artist, seconds: totalTime.map { Double($0) / 1000 },
-            ids: persistentID.isEmpty ? [:] : ["itunes": persistentID], fields: fields)
+        add(name)
+        add(trackNumber.map(String.init) ?? "")
+        add(discNumber.map(String.init) ?? "")
+        add(artist == albumArtist ? "" : artist)
+        add(totalTime.map(String.init) ?? "")
+        add(persistentID)
+        for (key, value) in otherKeys {
+            add(Self.fieldName(key))
+            add(value)
+        }
+        let own: [(String, String)] = [
+            ("itunes.genre", genre), ("itunes.year", year == 0 ? "" : String(year)), ("itunes.albumRating", albumRating.map(String.init) ?? ""),
+            ("itunes.dateAdded", dateAdded), ("itunes.compilation", compilation ? "true" : ""),
+        ]
+        for (name, value) in own where !value.isEmpty {
+            add(name)
+            add(value)
+        }
+        packed.append(Self.end)
+    }
+
+    /// The tracks `pack(albumArtist:into:)` packed into `packed`, in order (SPEC 9): `Name`,
+    /// `Track Number`, `Disc Number`, `Total Time` ÷ 1000, `Artist` when not the album's,
+    /// `ids.itunes` the `Persistent ID`, and the rest in `fields`.
+    static func unpack(_ packed: String) -> [Track] {
+        packed.split(separator: end).map { record in
+            let texts = record.split(separator: unit, omittingEmptySubsequences: false).map(String.init)
+            func text(_ index: Int) -> String { texts.indices.contains(index) ? texts[index] : "" }
+            var fields: [String: String] = [:]
+            var index = 6
+            while index + 1 < texts.count {
+                fields[texts[index]] = texts[index + 1]
+                index += 2
+            }
+            let artist = text(3)
+            return Track(
+                title: text(0), number: Int(text(1)).flatMap { $0 > 0 ? $0 : nil }, disc: Int(text(2)).flatMap { $0 > 0 ? $0 : nil },
+                artist: artist.isEmpty ? nil : artist, seconds: Int(text(4)).map { Double($0) / 1000 },
+                ids: text(5).isEmpty ? [:] : ["itunes": text(5)], fields: fields)
+        }
     }
 
     /// A key's name in `fields`: `itunes.` and the key in lower camel case (`Play Count` →
