@@ -12,10 +12,6 @@ public struct RealFixture: Sendable, CustomStringConvertible {
         public let albums: [[String: Any]]
         /// The records that cannot be albums, skipped and named.
         public let skipped: Int
-        /// Whether the albums are written out whole, every field: then a field the import gives
-        /// that the file does not list is a difference too. Without it, only the fields listed
-        /// are compared (files written out when import kept the core six).
-        public let everyField: Bool
     }
 
     /// The file or folder to import.
@@ -28,8 +24,7 @@ public struct RealFixture: Sendable, CustomStringConvertible {
     public func expected() throws -> Expected {
         let file = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).expected.json")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] ?? [:]
-        return Expected(
-            albums: json["albums"] as? [[String: Any]] ?? [], skipped: json["skipped"] as? Int ?? 0, everyField: json["everyField"] as? Bool ?? false)
+        return Expected(albums: json["albums"] as? [[String: Any]] ?? [], skipped: json["skipped"] as? Int ?? 0)
     }
 
     /// Every fixture of `source` (`discogs`, `itunes`…): each entry of its folder that has an
@@ -61,20 +56,19 @@ public struct RealFixture: Sendable, CustomStringConvertible {
             problems.append("\(listed.count) albums where \(expected.albums.count) were expected: \(listed.map { $0["title"] as? String ?? "" })")
         }
         for (index, (album, wanted)) in zip(listed, expected.albums).enumerated() {
-            problems += Self.differences(album, wanted, everyField: expected.everyField).map { "album \(index + 1) '\(wanted["title"] ?? "")': \($0)" }
+            problems += Self.differences(album, wanted).map { "album \(index + 1) '\(wanted["title"] ?? "")': \($0)" }
         }
         return problems
     }
 
     /// Where `listed` (an album of `albumkit list --json`) differs from `expected`, one line
-    /// each: every key `expected` has (an `id` of null asks only that the listed album has
-    /// one; a `coverUrl` of null that it has none), and with `everyField` every key `listed` has
-    /// too but its `position` and `cover`. Numbers agree within 0.05: a track's length as TagLib
-    /// measures it may differ by a frame from what another tool says.
-    public static func differences(_ listed: [String: Any], _ expected: [String: Any], everyField: Bool) -> [String] {
+    /// each, every field: each key either has but `listed`'s `position` and `cover` (an `id` of
+    /// null asks only that the listed album has one; a `coverUrl` of null that it has none).
+    /// Numbers agree within 0.05: a track's length as TagLib measures it may differ by a frame
+    /// from what another tool says.
+    public static func differences(_ listed: [String: Any], _ expected: [String: Any]) -> [String] {
         var differences: [String] = []
-        var keys = Set(expected.keys)
-        if everyField { keys.formUnion(listed.keys.filter { $0 != "position" && $0 != "cover" }) }
+        let keys = Set(expected.keys).union(listed.keys.filter { $0 != "position" && $0 != "cover" })
         for key in keys.sorted() {
             let want = expected[key]
             let have = listed[key]
