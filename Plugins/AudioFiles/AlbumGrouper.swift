@@ -4,7 +4,7 @@ import Foundation
 /// Groups tracks into albums as an input's files go by, and says what to yield when.
 ///
 /// Tracks become albums by (album artist, album) within one folder (SPEC 9). State is kept
-/// per album (an ``AlbumSummary``, a few hundred bytes) and per open folder (its
+/// per album (an ``AlbumSummary``: a few tallies and its tracks' titles, numbers and lengths) and per open folder (its
 /// `cover.jpg`/`folder.jpg` bytes, until the walk leaves the folder).
 ///
 /// When albums go out:
@@ -85,7 +85,7 @@ struct AlbumGrouper {
             if !emitsOnLeaving { albumOrder.append(key) }
             openFolders[folder, default: OpenFolder()].albums.append(key)
         }
-        albums[key]?.add(tags)
+        albums[key]?.add(tags, file: String(label.split(separator: "/").last ?? Substring(label)))
         guard albums[key]?.embeddedCover == nil, let bytes = tags.cover else { return [] }
         guard let kind = ImageKind(sniffing: bytes) else {
             return [.warning("\(label): its embedded front picture is not a JPEG, PNG, GIF or WebP image; it is not used")]
@@ -133,7 +133,10 @@ struct AlbumGrouper {
     /// The album `key` names, and forgets its summary.
     private mutating func emit(_ key: AlbumSummary.Key) -> [SourceItem] {
         guard let summary = albums.removeValue(forKey: key) else { return [] }
-        return [.album(summary.record(folderCover: folderCovers[key.folder]), label: AlbumLabel(summary.label))]
+        let album = SourceItem.album(summary.record(folderCover: folderCovers[key.folder]), label: AlbumLabel(summary.label))
+        guard summary.tracksPastLimit > 0 else { return [album] }
+        let count = summary.tracksPastLimit
+        return [.warning("\(summary.label): album '\(key.album)' has \(AlbumLimits.tracks + count) tracks; the \(count) past the \(AlbumLimits.tracks) an album may have are not kept as tracks"), album]
     }
 
     /// The `covers/<sha256>.<ext>` path of `bytes`, and the item that yields them unless an

@@ -8,6 +8,8 @@ import Foundation
 final class ArchiveWalker: InputWalker {
     private let reader: ArchiveEntryReader
     private var discard = [UInt8](repeating: 0, count: 64 * 1024)
+    /// How many bytes of the current entry have been read or skipped.
+    private(set) var offset: Int64 = 0
 
     /// Opens the archive at `file`.
     init(file: URL, limits: Limits) throws(AlbumKitError) {
@@ -20,6 +22,7 @@ final class ArchiveWalker: InputWalker {
     func subject(_ path: String) -> String { "\(reader.input) entry \(path)" }
 
     func next() throws(AlbumKitError) -> WalkedEntry? {
+        offset = 0
         while let entry = try reader.next() {
             if entry.kind == .file { return .file(entry.path) }
         }
@@ -27,7 +30,9 @@ final class ArchiveWalker: InputWalker {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(AlbumKitError) -> Int {
-        try reader.read(into: buffer)
+        let count = try reader.read(into: buffer)
+        offset += Int64(count)
+        return count
     }
 
     func skip(_ count: Int64) throws(AlbumKitError) -> Int64 {
@@ -40,6 +45,7 @@ final class ArchiveWalker: InputWalker {
             if got == 0 { break }
             skipped += Int64(got)
         }
+        offset += skipped
         return skipped
     }
 

@@ -11,6 +11,8 @@ protocol AudioEntryBytes: AnyObject {
     /// Passes over the rest of the file but its last `count` bytes, and returns those (fewer
     /// when fewer are left).
     func tail(_ count: Int) throws(AlbumKitError) -> Data
+    /// How far into the file reading and skipping have come: after ``tail(_:)``, its length.
+    var offset: Int64 { get }
 }
 
 extension AudioEntryBytes {

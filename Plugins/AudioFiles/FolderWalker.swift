@@ -115,6 +115,8 @@ final class FolderWalker: InputWalker {
         return skipped
     }
 
+    var offset: Int64 { Int64(lseek(file, 0, SEEK_CUR)) }
+
     func tail(_ count: Int) throws(AlbumKitError) -> Data {
         let position = Int64(lseek(file, 0, SEEK_CUR))
         lseek(file, off_t(max(position, fileSize - Int64(count))), SEEK_SET)

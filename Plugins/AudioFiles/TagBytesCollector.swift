@@ -6,6 +6,22 @@ struct TagBytes {
     let format: AudioFormat
     /// What the tag reader is given: the parts below, in file order, as one buffer.
     let bytes: Data
+    /// The file's last bytes, where its last MPEG frame or Ogg page is (MP3 and Ogg Vorbis,
+    /// whose length TagLib takes from there); empty for the others.
+    var tail = Data()
+    /// The file's length in bytes (for MP3 and Ogg Vorbis; else the length of `bytes`).
+    var fileLength: Int64
+
+    init(format: AudioFormat, bytes: Data, tail: Data = Data(), fileLength: Int64? = nil) {
+        self.format = format
+        self.bytes = bytes
+        self.tail = tail
+        self.fileLength = fileLength ?? Int64(bytes.count)
+    }
+
+    /// How many last bytes of an MP3 or Ogg Vorbis file are read: the largest Ogg page (27
+    /// header bytes, 255 segments of up to 255), which also holds an MP3's last frames and ID3v1.
+    static let tailLength = 27 + 255 + 255 * 255
 }
 
 /// Reads only the parts of an audio file that hold its tags, within a byte limit, so that
@@ -15,13 +31,14 @@ struct TagBytes {
 /// What is read, per format (the rest of the file is skipped: seeked over on disk, read
 /// past in an archive stream, never kept):
 /// - **MP3**: the ID3v2 tag at the start (its header gives its size) and 4 KiB after it,
-///   where the first MPEG frames are (the tag reader checks there is audio). A file
-///   without ID3v2 also gives its last 128 bytes, where ID3v1 sits; one with ID3v2 does
-///   not, since ID3v2 is what TagLib reads first anyway.
+///   where the first MPEG frames are (the tag reader checks there is audio, and finds the
+///   Xing/Info header that gives the length); and the file's last 64 KiB, where ID3v1 and the
+///   last frame are (the length of a file without a Xing header).
 /// - **FLAC**: `fLaC` and every metadata block up to the one marked last (STREAMINFO,
 ///   VORBIS_COMMENT, PICTURE, …), after an ID3v2 tag if one comes first.
 /// - **Ogg Vorbis**: the pages before the first audio page (granule position set): they
-///   carry the identification, comment (with METADATA_BLOCK_PICTURE) and setup packets.
+///   carry the identification, comment (with METADATA_BLOCK_PICTURE) and setup packets; and
+///   the file's last 64 KiB, where the last page's granule position gives the length.
 /// - **M4A**: the top-level `ftyp` and `moov` atoms, wherever `moov` is — at the start
 ///   (faststart) or after `mdat`, which is skipped.
 ///
@@ -52,12 +69,14 @@ struct TagBytesCollector {
         switch format {
         case .mp3:
             try entry.append(upTo: tagEnd + 4096 - window.count, to: &window)
-            if tagEnd == 0 { window.append(try entry.tail(128)) }
-            return TagBytes(format: .mp3, bytes: window)
+            let tail = try entry.tail(TagBytes.tailLength)
+            return TagBytes(format: .mp3, bytes: window, tail: tail, fileLength: entry.offset)
         case .flac:
             return TagBytes(format: .flac, bytes: try flacMetadata(window, from: tagEnd, entry: entry))
         case .oggVorbis where tagEnd == 0:
-            return TagBytes(format: .oggVorbis, bytes: try oggHeaderPages(window, entry: entry))
+            let pages = try oggHeaderPages(window, entry: entry)
+            let tail = try entry.tail(TagBytes.tailLength)
+            return TagBytes(format: .oggVorbis, bytes: pages, tail: tail, fileLength: entry.offset)
         case .mp4 where tagEnd == 0:
             return TagBytes(format: .mp4, bytes: try mp4Atoms(window, entry: entry))
         case .oggVorbis, .mp4:
@@ -93,7 +112,7 @@ struct TagBytesCollector {
         }
     }
 
-    /// The Ogg pages before the first one that carries audio.
+    /// The Ogg pages before the first one that carries audio (and the start of that one).
     private func oggHeaderPages(_ head: Data, entry: some AudioEntryBytes) throws(AlbumKitError) -> Data {
         var window = head
         var position = 0
@@ -108,7 +127,8 @@ struct TagBytesCollector {
                 throw AlbumKitError(.unreadableInput, "\(subject): damaged Ogg stream: page \(page) does not start with OggS")
             }
             let granule = header[6..<14].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            if page > 1, granule != 0, granule != UInt64.max { return window.prefix(position) }
+            // What was read of the audio page stays: it lies before the tail, at its place.
+            if page > 1, granule != 0, granule != UInt64.max { return window }
             let segments = Int(header[26])
             try fill(&window, to: position + 27 + segments, from: entry, part: "its Ogg page \(page)")
             let body = window[position + 27..<position + 27 + segments].reduce(0) { $0 + Int($1) }

@@ -21,6 +21,9 @@ struct Tally {
         }
     }
 
+    /// The values counted, in the order first seen.
+    var values: [String] { order }
+
     /// The value counted most often; the first seen among equals; nil when none was counted.
     var mostCommon: String? {
         var best: (value: String, count: Int)?

@@ -2,7 +2,8 @@ import AlbumKit
 import CTagShim
 import Foundation
 
-/// What one track's tags say, as far as the album mapping of SPEC 9 needs it.
+/// What one track's tags and audio properties say, as far as the album mapping of SPEC 9
+/// needs it.
 struct TrackTags: Sendable, Equatable {
     var album: String?
     var albumArtist: String?
@@ -11,6 +12,22 @@ struct TrackTags: Sendable, Equatable {
     /// The date tag as written ("1999", "1999-05-02").
     var date: String?
     var musicBrainzAlbumID: String?
+    var title: String?
+    /// The track number tag as written ("3", "3/12").
+    var trackNumber: String?
+    /// The disc number tag as written ("1", "1/2").
+    var discNumber: String?
+    var label: String?
+    var catalogNumber: String?
+    var barcode: String?
+    var country: String?
+    /// The medium ("CD").
+    var media: String?
+    var musicBrainzReleaseGroupID: String?
+    /// The recording's MusicBrainz id.
+    var musicBrainzTrackID: String?
+    /// The audio's length in seconds, from TagLib's audio properties.
+    var seconds: Double?
     /// The embedded front picture's bytes.
     var cover: Data?
 
@@ -35,9 +52,11 @@ struct TrackTags: Sendable, Equatable {
         var handle: OpaquePointer?
         var detail = 0
         let status = tagBytes.bytes.withUnsafeBytes { bytes in
-            ak_tags_read(
-                bytes.baseAddress, bytes.count, tagBytes.format.shimFormat, Self.maxFieldBytes,
-                Int(clamping: coverLimit), &handle, &detail)
+            tagBytes.tail.withUnsafeBytes { tail in
+                ak_tags_read(
+                    bytes.baseAddress, bytes.count, tail.baseAddress, tail.count, tagBytes.fileLength, tagBytes.format.shimFormat,
+                    Self.maxFieldBytes, Int(clamping: coverLimit), &handle, &detail)
+            }
         }
         guard status == AK_TAGS_OK, let handle else {
             throw Self.failure(status, detail: detail, format: tagBytes.format, coverLimit: coverLimit, subject: subject)
@@ -55,6 +74,18 @@ struct TrackTags: Sendable, Equatable {
         genre = field(AK_FIELD_GENRE)
         date = field(AK_FIELD_DATE)
         musicBrainzAlbumID = field(AK_FIELD_MUSICBRAINZ_ALBUM_ID)
+        title = field(AK_FIELD_TITLE)
+        trackNumber = field(AK_FIELD_TRACK_NUMBER)
+        discNumber = field(AK_FIELD_DISC_NUMBER)
+        label = field(AK_FIELD_LABEL)
+        catalogNumber = field(AK_FIELD_CATALOG_NUMBER)
+        barcode = field(AK_FIELD_BARCODE)
+        country = field(AK_FIELD_COUNTRY)
+        media = field(AK_FIELD_MEDIA)
+        musicBrainzReleaseGroupID = field(AK_FIELD_MUSICBRAINZ_RELEASE_GROUP_ID)
+        musicBrainzTrackID = field(AK_FIELD_MUSICBRAINZ_TRACK_ID)
+        let seconds = ak_tags_seconds(handle)
+        self.seconds = seconds >= 0 ? seconds : nil
         var length = 0
         cover = ak_tags_cover(handle, &length).map { Data(bytes: $0, count: length) }
     }
@@ -67,7 +98,10 @@ struct TrackTags: Sendable, Equatable {
         case AK_TAGS_NOT_AUDIO:
             return AlbumKitError(.unreadableInput, "\(subject): damaged, or not \(format.displayName) audio: TagLib finds neither tags nor audio in it")
         case AK_TAGS_FIELD_TOO_LONG:
-            let names = ["album", "album artist", "artist", "genre", "date", "MusicBrainz album id"]
+            let names = [
+                "album", "album artist", "artist", "genre", "date", "MusicBrainz album id", "title", "track number", "disc number", "label",
+                "catalog number", "barcode", "release country", "media", "MusicBrainz release group id", "MusicBrainz track id",
+            ]
             let name = names.indices.contains(detail) ? names[detail] : "a"
             return AlbumKitError(.limitExceeded, "\(subject): its \(name) tag is longer than the \(maxFieldBytes) bytes a field may have")
         case AK_TAGS_COVER_TOO_LARGE:

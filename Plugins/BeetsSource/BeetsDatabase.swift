@@ -1,6 +1,7 @@
 import AlbumKit
 import Foundation
 import GRDB
+import SourceSupport
 import Yams
 
 /// A beets `library.db`, opened read-only: SQLite's read-only mode, so nothing is ever
@@ -17,6 +18,8 @@ struct BeetsDatabase {
     let musicDirectory: URL?
     /// The name of the albums' genre column (`genre` in older beets, `genres` in newer), if any.
     let genreColumn: String?
+    /// Whether the database has beets's tables of flexible attributes (older ones may not).
+    let hasFlexibleAttributes: Bool
     private let queue: DatabaseQueue
 
     /// Opens `url`; an error names it when it is not a beets library.
@@ -24,9 +27,12 @@ struct BeetsDatabase {
         path = url.path
         do {
             queue = try Self.open(url)
-            let columns = try queue.read { db in try db.columns(in: "albums").map(\.name) }
+            let (columns, flexible) = try queue.read { db in
+                (try db.columns(in: "albums").map(\.name), try db.tableExists("album_attributes") && db.tableExists("item_attributes"))
+            }
             guard columns.contains("album"), columns.contains("albumartist") else { throw BeetsProblem("") }
             genreColumn = ["genre", "genres"].first { columns.contains($0) }
+            hasFlexibleAttributes = flexible
         } catch {
             throw AlbumKitError(.unreadableInput, "\(url.path): not a beets library (\(Self.reason(error)))")
         }
@@ -43,16 +49,44 @@ struct BeetsDatabase {
         return tables.2.contains("albumartist") && tables.2.contains("mb_albumid")
     }
 
-    /// Up to `limit` albums with an id above `after`, in id order, each with its id.
+    /// Up to `limit` albums with an id above `after`, in id order, each with its id, every
+    /// attribute (fixed columns and flexible attributes) and its items.
     func albums(after: Int64, limit: Int) throws(AlbumKitError) -> [(id: Int64, album: BeetsAlbum)] {
-        let genre = genreColumn.map { "\"\($0)\"" } ?? "''"
-        let sql = """
-            SELECT id, album, albumartist, \(genre) AS genre, year, mb_albumid, artpath
-            FROM albums WHERE id > ? ORDER BY id LIMIT ?
-            """
         let rows: [Row]
+        var items: [Int64: [[String: String]]] = [:]
+        var albumFlexible: [Int64: [String: String]] = [:]
         do {
-            rows = try queue.read { db in try Row.fetchAll(db, sql: sql, arguments: [after, limit]) }
+            (rows, items, albumFlexible) = try queue.read { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM albums WHERE id > ? ORDER BY id LIMIT ?", arguments: [after, limit])
+                guard let first = rows.first?["id"] as Int64?, let last = rows.last?["id"] as Int64? else { return (rows, [:], [:]) }
+                var itemFlexible: [Int64: [String: String]] = [:]
+                if hasFlexibleAttributes {
+                    for row in try Row.fetchAll(
+                        db, sql: "SELECT a.entity_id, a.key, a.value FROM item_attributes a JOIN items i ON i.id = a.entity_id WHERE i.album_id BETWEEN ? AND ?",
+                        arguments: [first, last])
+                    {
+                        if let key = row["key"] as String?, let value = Self.text(row["value"]) { itemFlexible[row["entity_id"], default: [:]][key] = value }
+                    }
+                }
+                var items: [Int64: [[String: String]]] = [:]
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT * FROM items WHERE album_id BETWEEN ? AND ? ORDER BY album_id, disc, track, id", arguments: [first, last])
+                {
+                    var item = Self.attributes(of: row)
+                    let id: Int64 = row["id"]
+                    item.merge(itemFlexible[id] ?? [:]) { fixed, _ in fixed }
+                    items[row["album_id"], default: []].append(item)
+                }
+                var albumFlexible: [Int64: [String: String]] = [:]
+                if hasFlexibleAttributes {
+                    for row in try Row.fetchAll(
+                        db, sql: "SELECT entity_id, key, value FROM album_attributes WHERE entity_id BETWEEN ? AND ?", arguments: [first, last])
+                    {
+                        if let key = row["key"] as String?, let value = Self.text(row["value"]) { albumFlexible[row["entity_id"], default: [:]][key] = value }
+                    }
+                }
+                return (rows, items, albumFlexible)
+            }
         } catch {
             throw AlbumKitError(.unreadableInput, "\(path): cannot read the albums (\(Self.reason(error)))")
         }
@@ -63,18 +97,57 @@ struct BeetsDatabase {
                 var album = BeetsAlbum()
                 album.album = try text(row, "album")
                 album.albumArtist = try text(row, "albumartist")
-                let genre = try text(row, "genre")
+                let genre = genreColumn.map { row[$0] as DatabaseValue }.flatMap(Self.text) ?? ""
                 // Multi-valued fields are stored joined by a backslash and U+2400 (␀).
-                album.genre = genreColumn == "genres" ? BeetsAlbum.firstGenre(genre: nil, genres: genre, separator: "\\\u{2400}") : genre
+                let genres = genreColumn == "genres" ? genre.components(separatedBy: "\\\u{2400}").map(\.trimmed).filter { !$0.isEmpty } : [genre]
+                album.genre = genres.first ?? ""
+                album.moreGenres = Array(genres.dropFirst())
                 album.year = try year(row)
                 album.musicBrainzID = try text(row, "mb_albumid")
                 album.artPath = try bytes(row, "artpath")
+                var attributes = Self.attributes(of: row)
+                attributes.merge(albumFlexible[id] ?? [:]) { fixed, _ in fixed }
+                album.attributes = attributes
+                album.items = items[id] ?? []
                 albums.append((id, album))
             } catch {
                 throw AlbumKitError(.unreadableInput, "\(path) album id \(id): \(error.message)")
             }
         }
         return albums
+    }
+
+    /// How many items are in no album (beets's singletons, imported with `-s`).
+    func singletonCount() throws(AlbumKitError) -> Int {
+        do {
+            return try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE album_id IS NULL OR album_id NOT IN (SELECT id FROM albums)") ?? 0
+            }
+        } catch {
+            throw AlbumKitError(.unreadableInput, "\(path): cannot read the items (\(Self.reason(error)))")
+        }
+    }
+
+    /// Every column of `row` that holds a value, as text; beets's "unset" (null, empty, 0) and
+    /// bytes that are not UTF-8 left out.
+    private static func attributes(of row: Row) -> [String: String] {
+        var attributes: [String: String] = [:]
+        for (column, value) in row {
+            if let text = text(value) { attributes[column] = text }
+        }
+        return attributes
+    }
+
+    /// A value as text: a number as SQLite writes it, a path's bytes as UTF-8; nil for beets's
+    /// "unset" (null, empty, 0) and bytes that are not UTF-8.
+    private static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .null: return nil
+        case .int64(let number): return number == 0 ? nil : String(number)
+        case .double(let number): return number == 0 || !number.isFinite ? nil : String(number)
+        case .string(let text): return text.isEmpty ? nil : text
+        case .blob(let data): return data.isEmpty ? nil : String(data: data, encoding: .utf8)
+        }
     }
 
     private func text(_ row: Row, _ column: String) throws(BeetsProblem) -> String {

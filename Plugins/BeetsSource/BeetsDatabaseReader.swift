@@ -14,6 +14,7 @@ struct BeetsDatabaseReader: SourceItemReader {
     private var page: [(id: Int64, album: BeetsAlbum)] = []
     private var lastID: Int64 = .min
     private var exhausted = false
+    private var finished = false
     private var outbox: [SourceItem] = []
 
     init(_ url: URL, context: SourceContext) throws(AlbumKitError) {
@@ -25,10 +26,10 @@ struct BeetsDatabaseReader: SourceItemReader {
     mutating func next() throws -> SourceItem? {
         if !outbox.isEmpty { return outbox.removeFirst() }
         if page.isEmpty {
-            guard !exhausted else { return nil }
+            guard !exhausted else { return try finish() }
             page = try database.albums(after: lastID, limit: Self.pageSize)
             exhausted = page.count < Self.pageSize
-            guard let last = page.last else { return nil }
+            guard let last = page.last else { return try finish() }
             lastID = last.id
             page.reverse()
         }
@@ -43,5 +44,14 @@ struct BeetsDatabaseReader: SourceItemReader {
         let cover = album.cover(musicDirectory: database.musicDirectory, roots: roots, maxBytes: context.limits.coverBytes)
         outbox = SourceItem.album(record, label: label, cover: cover)
         return outbox.removeFirst()
+    }
+
+    /// After the last album: a warning naming the items in no album, which are not imported.
+    private mutating func finish() throws(AlbumKitError) -> SourceItem? {
+        guard !finished else { return nil }
+        finished = true
+        let singletons = try database.singletonCount()
+        guard singletons > 0 else { return nil }
+        return .warning("\(database.path): \(singletons) item\(singletons == 1 ? "" : "s") in no album (beets singletons) not imported")
     }
 }

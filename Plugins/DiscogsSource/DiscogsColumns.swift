@@ -22,6 +22,25 @@ enum DiscogsColumns {
         "Collection Media Condition": "mediaCondition", "Collection Sleeve Condition": "sleeveCondition", "Collection Notes": "notes",
     ]
 
+    /// The name in `fields` of the columns a file has beyond ``header`` (a user's custom
+    /// collection fields, `Purchase Price`), by their names in the file's order as a JSON array:
+    /// a column's name in `fields` (`discogs.purchasePrice`) does not give its name back.
+    static let customColumnsField = "discogs.customColumns"
+
+    /// `columns` as ``customColumnsField`` keeps them.
+    static func customColumnsText(_ columns: [String]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: columns)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The custom columns an album's ``customColumnsField`` names; none when it has none.
+    static func customColumns(of album: some AlbumDetailsCarrier) -> [String] {
+        guard let text = album.fields[customColumnsField],
+            let columns = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String]
+        else { return [] }
+        return columns
+    }
+
     /// The columns that are `fields` themselves (`discogs.folder`…): always kept there.
     static let keptAsFields: Set<String> = ["CollectionFolder", "Collection Media Condition", "Collection Sleeve Condition"]
 

@@ -2,10 +2,12 @@ import AlbumKit
 import Foundation
 
 /// The `discogs` exporter (`export FILE.csv --format discogs`, SPEC 12): the Discogs collection
-/// export's header and columns, a row per album with a Discogs id, each column as
-/// ``DiscogsColumns`` gives it back. A Discogs export imported and exported again has the same
-/// header and the same value in every column of every row. Albums without a Discogs id are left
-/// out. Written under a temporary name and renamed when complete.
+/// export's header and columns, then the custom columns the albums were imported with (in the
+/// order first seen), a row per album with a Discogs id, each column as ``DiscogsColumns`` gives
+/// it back. A Discogs export imported and exported again has the same header and the same value
+/// in every column of every row. Albums without a Discogs id are left out. The albums are read
+/// twice: once for the custom columns, which the header names, then for the rows. Written under a
+/// temporary name and renamed when complete.
 public struct DiscogsExporter: Exporter {
     public init() {}
 
@@ -23,12 +25,21 @@ public struct DiscogsExporter: Exporter {
             try line.withUTF8 { try AtomicFile.writeAll(file.descriptor, UnsafeRawBufferPointer($0), path: destination.path) }
             bytes += Int64(line.utf8.count)
         }
-        try write(CSVLine.line(DiscogsColumns.header))
+        var custom: [String] = []
+        var seen = Set<String>()
+        try await contents.read(inRunsOf: 1024) { piece in
+            guard case .albums(let albums) = piece else { return }
+            for album in albums where album.ids["discogs"] != nil {
+                for column in DiscogsColumns.customColumns(of: album) where seen.insert(column).inserted { custom.append(column) }
+            }
+        }
+        let header = DiscogsColumns.header + custom
+        try write(CSVLine.line(header))
         try await contents.read(inRunsOf: 1024) { piece in
             guard case .albums(let albums) = piece else { return }
             var lines = ""
             for album in albums where album.ids["discogs"] != nil {
-                lines += CSVLine.line(DiscogsColumns.header.map { DiscogsColumns.value($0, of: album) })
+                lines += CSVLine.line(header.map { DiscogsColumns.value($0, of: album) })
                 written += 1
             }
             try write(lines)

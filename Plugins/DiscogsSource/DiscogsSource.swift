@@ -26,7 +26,8 @@ public struct DiscogsCollection: CSVExportFormat {
     /// `catalogNumber` (`Catalog#`), `format`, `rating` (1–5 as is), `added` (`Date Added`),
     /// `notes` (`Collection Notes`); `ids.discogs` and the id `discogs:<release_id>`; the folder,
     /// the two condition columns and every other column in `fields` under `discogs.` (and a
-    /// value the named fields would not give back exactly, as ``DiscogsColumns`` says).
+    /// value the named fields would not give back exactly, as ``DiscogsColumns`` says); the
+    /// names of the columns beyond Discogs's own in `discogs.customColumns`.
     public func album(from row: CSVRow) throws(CSVRowProblem) -> AlbumRecord {
         let releaseID = row["release_id"].trimmingCharacters(in: .whitespaces)
         guard !releaseID.isEmpty, releaseID.allSatisfy(\.isASCIIDigit) else {
@@ -51,12 +52,16 @@ public struct DiscogsCollection: CSVExportFormat {
         }
         record[.notes] = row["Collection Notes"]
         record.ids["discogs"] = releaseID
-        for (column, value) in row.all where !value.isEmpty {
+        var custom: [String] = []
+        for (column, value) in row.all {
             let known = DiscogsColumns.fieldNames[column] != nil
+            if !known { custom.append(column) }
+            guard !value.isEmpty else { continue }
             if !known || DiscogsColumns.keptAsFields.contains(column) || DiscogsColumns.asImported(column, of: record) != value {
                 record.fields[DiscogsColumns.fieldName(column)] = value
             }
         }
+        if !custom.isEmpty { record.fields[DiscogsColumns.customColumnsField] = DiscogsColumns.customColumnsText(custom) }
         return record
     }
 

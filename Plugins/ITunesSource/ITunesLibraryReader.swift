@@ -19,6 +19,8 @@ struct ITunesLibraryReader: SourceItemReader {
     private var notAlbums: [SourceItem] = []
     /// Items that are not music, skipped, by what they are (`podcast`).
     private var notMusic = Tally()
+    /// Keys of music tracks whose value no field can hold (`<data>`, `<array>`, `<dict>`), by name.
+    private var droppedKeys = Tally()
     private var outbox: [SourceItem] = []
     private var nextAlbum = 0
     private var foldersNotPermitted = 0
@@ -89,6 +91,7 @@ struct ITunesLibraryReader: SourceItemReader {
             notMusic.add(what)
             return
         }
+        for key in track.droppedKeys { droppedKeys.add(key) }
         let title = track.album.trimmed
         let artist = track.albumArtistOrFallback.trimmed
         guard !title.isEmpty, !artist.isEmpty else {
@@ -114,6 +117,10 @@ struct ITunesLibraryReader: SourceItemReader {
         if notMusic.total > 0 {
             let kinds = notMusic.seen.map { "\($0.count) \($0.value)\($0.count == 1 ? "" : "s")" }.joined(separator: ", ")
             outbox.append(.warning("\(xml.path): \(notMusic.total) item\(notMusic.total == 1 ? "" : "s") that \(notMusic.total == 1 ? "is" : "are") not music skipped (\(kinds))"))
+        }
+        if droppedKeys.total > 0 {
+            let keys = droppedKeys.seen.map { "'\($0.value)' (\($0.count))" }.joined(separator: ", ")
+            outbox.append(.warning("\(xml.path): track keys whose value is data, an array or a dictionary not kept: \(keys)"))
         }
         outbox += notAlbums
         notAlbums = []

@@ -5,10 +5,10 @@ import SourceSupport
 /// The `itunes` album source: an iTunes or Apple Music library exported as `Library.xml`
 /// (File › Library › Export Library), its tracks grouped into albums (SPEC 9).
 ///
-/// The file is read as a stream (see ``XMLReader``): one chunk of it, plus one small summary
-/// per album, is in memory at a time, so a library of 50 000 tracks takes no more memory than
-/// its albums' titles do. Albums are handed out when the file has been read to its end, since
-/// an album's tracks may lie anywhere in it.
+/// The file is read as a stream (see ``XMLReader``): one chunk of it, plus the albums read so
+/// far with their tracks (what the import keeps anyway), is in memory at a time. Albums are
+/// handed out when the file has been read to its end, since an album's tracks may lie anywhere
+/// in it.
 public struct ITunesSource: AlbumSource {
     /// Top-level keys only an iTunes library has; `plistlib` sorts keys, so `Tracks` itself
     /// may come after a long `Playlists` and lie beyond the first bytes.

@@ -93,8 +93,13 @@ struct KodiAlbumNFO {
         }
     }
 
+    /// The elements of a `<track>` read into the track's named fields; every other one goes to
+    /// the track's `fields` as `kodi.<name>` (and back, by the exporter).
+    static let namedTrackElements: Set<String> = ["title", "position", "duration", "musicbrainztrackid"]
+
     /// `<track>`: `<title>`, `<position>`, `<duration>` (`mm:ss` or seconds), the MusicBrainz
-    /// track id; its start tag just read.
+    /// track id, and every other element with a value (`<rating>`, `<loved>`, `<musicvideo>`) in
+    /// `fields` as `kodi.<name>`; its start tag just read.
     private static func track(from xml: inout XMLReader) throws(AlbumKitError) -> Track {
         var track = Track(title: "")
         while true {
@@ -107,7 +112,10 @@ struct KodiAlbumNFO {
                 case "musicbrainztrackid":
                     let id = try xml.elementText().trimmed
                     if !id.isEmpty { track.ids["musicbrainz"] = id }
-                default: try xml.skipElement()
+                case let other:
+                    if let text = try xml.textOrSkip()?.trimmed, !text.isEmpty, AlbumField.isFieldName("kodi.\(other)") {
+                        track.fields["kodi.\(other)"] = text
+                    }
                 }
             case .text: continue
             case .end, nil: return track

@@ -130,16 +130,21 @@ enum KodiAlbumNFOWriter {
         if let notes = album[.notes] { element("review", notes) }
         if let group = album.ids["musicbrainzGroup"] { element("musicbrainzreleasegroupid", group) }
         if let url = album.coverUrl, url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") { element("thumb", url) }
-        for (name, value) in album.fields.sorted(by: { $0.key < $1.key }) where name.hasPrefix("kodi.") {
-            let element = String(name.dropFirst(5))
-            if !element.contains("."), !KodiAlbumNFO.namedElements.contains(element) { lines.append("    <\(element)>\(escaped(value))</\(element)>") }
+        // The `kodi.<element>` fields an import kept, as the elements they came from.
+        func kodiElements(_ fields: [String: String], except named: Set<String>, indent: String) {
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) where name.hasPrefix("kodi.") {
+                let element = String(name.dropFirst(5))
+                if !element.contains("."), !named.contains(element) { lines.append("\(indent)<\(element)>\(escaped(value))</\(element)>") }
+            }
         }
+        kodiElements(album.fields, except: KodiAlbumNFO.namedElements, indent: "    ")
         for track in album.tracks {
             lines.append("    <track>")
             if let number = track.number { element("position", String(number), indent: "        ") }
             element("title", track.title, indent: "        ")
             if let seconds = track.seconds { element("duration", duration(seconds), indent: "        ") }
             if let id = track.ids["musicbrainz"] { element("musicbrainztrackid", id, indent: "        ") }
+            kodiElements(track.fields, except: KodiAlbumNFO.namedTrackElements, indent: "        ")
             lines.append("    </track>")
         }
         lines.append("</album>")

@@ -7,7 +7,8 @@ struct KodiFolderWalk {
     /// What one step met.
     enum Step {
         case nfo(URL)
-        /// An `album.nfo` that is a link, not read.
+        /// An `album.nfo`, or a link that leads to a folder or nowhere (a loop, a broken link),
+        /// that is a link: not followed, where albums may lie.
         case link(String)
         /// Anything else.
         case other
@@ -29,7 +30,13 @@ struct KodiFolderWalk {
     mutating func nextEntry() -> Step? {
         guard let (url, depth) = pending.popLast() else { return nil }
         let values = try? url.resourceValues(forKeys: [.isSymbolicLinkKey, .isDirectoryKey, .isRegularFileKey])
-        if depth > 0, values?.isSymbolicLink == true { return Self.isAlbumNFO(url.lastPathComponent) ? .link(url.path) : .other }
+        if depth > 0, values?.isSymbolicLink == true {
+            // Whether it leads to a file is asked of stat, which follows the link once and
+            // reports a loop as an error; the walk itself never follows it.
+            var isFolder: ObjCBool = false
+            let leadsToFile = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
+            return Self.isAlbumNFO(url.lastPathComponent) || !leadsToFile ? .link(url.path) : .other
+        }
         if values?.isDirectory == true {
             if depth < maxDepth, let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) {
                 for name in names.sorted(by: >) { pending.append((url.appendingPathComponent(name), depth + 1)) }

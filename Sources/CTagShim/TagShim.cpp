@@ -1,5 +1,7 @@
-// TagLib behind TagShim.h. Each file type is opened over a ByteVectorStream (no temporary
-// file), without audio properties (no scan of the audio frames). Exceptions stop here.
+// TagLib behind TagShim.h. Each file type is opened over a SparseStream (no temporary file):
+// the parts of the file the caller read, at their places, and zeros between, so that TagLib's
+// audio properties find the first frames, the file's length and its last frame or page
+// without the audio being read. Exceptions stop here.
 #include "TagShim.h"
 
 #include <attachedpictureframe.h>
@@ -10,11 +12,12 @@
 #include <mp4coverart.h>
 #include <mp4file.h>
 #include <mpegfile.h>
-#include <tbytevectorstream.h>
 #include <tpropertymap.h>
 #include <vorbisfile.h>
 #include <xiphcomment.h>
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -24,9 +27,59 @@ struct ak_tags {
     bool present[AK_FIELD_COUNT] = {};
     TagLib::ByteVector cover;
     bool hasCover = false;
+    double seconds = -1;
 };
 
 namespace {
+
+/// A read-only file of `length` bytes of which only the first (`head`) and the last (`tail`)
+/// are known; every other byte reads as zero.
+class SparseStream : public TagLib::IOStream {
+public:
+    SparseStream(TagLib::ByteVector head, TagLib::ByteVector tail, long length)
+        : head_(std::move(head)), tail_(std::move(tail)), length_(std::max<long>(length, static_cast<long>(head_.size()))),
+          tailStart_(length_ - static_cast<long>(tail_.size())) {}
+
+    TagLib::FileName name() const override { return ""; }
+
+    /// At most `count` bytes from the position; never more than the known parts and 64 KiB
+    /// together, so that a size a damaged file claims allocates no more than the file's parts.
+    TagLib::ByteVector readBlock(unsigned long count) override {
+        const unsigned long cap = head_.size() + tail_.size() + 65536ul;
+        const long end = std::min<long>(length_, position_ + static_cast<long>(std::min(count, cap)));
+        if (end <= position_) return {};
+        TagLib::ByteVector block(static_cast<unsigned int>(end - position_), '\0');
+        char *out = block.data();
+        const long headEnd = std::min<long>(end, static_cast<long>(head_.size()));
+        if (position_ < headEnd) std::memcpy(out, head_.data() + position_, static_cast<size_t>(headEnd - position_));
+        const long from = std::max(position_, tailStart_);
+        if (from < end) std::memcpy(out + (from - position_), tail_.data() + (from - tailStart_), static_cast<size_t>(end - from));
+        position_ = end;
+        return block;
+    }
+
+    void writeBlock(const TagLib::ByteVector &) override {}
+    void insert(const TagLib::ByteVector &, unsigned long, unsigned long) override {}
+    void removeBlock(unsigned long, unsigned long) override {}
+    bool readOnly() const override { return true; }
+    bool isOpen() const override { return true; }
+
+    void seek(long offset, Position from) override {
+        const long base = from == Beginning ? 0 : from == Current ? position_ : length_;
+        position_ = std::max<long>(0, base + offset);
+    }
+
+    long tell() const override { return position_; }
+    long length() override { return length_; }
+    void truncate(long) override {}
+
+private:
+    TagLib::ByteVector head_;
+    TagLib::ByteVector tail_;
+    long length_;
+    long tailStart_;
+    long position_ = 0;
+};
 
 /// The property names each field is found under, first match wins. Vorbis comments in the
 /// wild spell the album artist three ways; TagLib maps ID3v2 (TPE2, TXXX) and MP4 (aART,
@@ -38,6 +91,16 @@ const char *const *propertyNames(ak_tag_field field) {
     static const char *const genre[] = {"GENRE", nullptr};
     static const char *const date[] = {"DATE", "YEAR", nullptr};
     static const char *const musicBrainz[] = {"MUSICBRAINZ_ALBUMID", nullptr};
+    static const char *const title[] = {"TITLE", nullptr};
+    static const char *const trackNumber[] = {"TRACKNUMBER", nullptr};
+    static const char *const discNumber[] = {"DISCNUMBER", nullptr};
+    static const char *const label[] = {"LABEL", "ORGANIZATION", "PUBLISHER", nullptr};
+    static const char *const catalogNumber[] = {"CATALOGNUMBER", nullptr};
+    static const char *const barcode[] = {"BARCODE", "UPC", "EAN", nullptr};
+    static const char *const country[] = {"RELEASECOUNTRY", nullptr};
+    static const char *const media[] = {"MEDIA", nullptr};
+    static const char *const releaseGroup[] = {"MUSICBRAINZ_RELEASEGROUPID", nullptr};
+    static const char *const track[] = {"MUSICBRAINZ_TRACKID", nullptr};
     switch (field) {
     case AK_FIELD_ALBUM: return album;
     case AK_FIELD_ALBUM_ARTIST: return albumArtist;
@@ -45,6 +108,16 @@ const char *const *propertyNames(ak_tag_field field) {
     case AK_FIELD_GENRE: return genre;
     case AK_FIELD_DATE: return date;
     case AK_FIELD_MUSICBRAINZ_ALBUM_ID: return musicBrainz;
+    case AK_FIELD_TITLE: return title;
+    case AK_FIELD_TRACK_NUMBER: return trackNumber;
+    case AK_FIELD_DISC_NUMBER: return discNumber;
+    case AK_FIELD_LABEL: return label;
+    case AK_FIELD_CATALOG_NUMBER: return catalogNumber;
+    case AK_FIELD_BARCODE: return barcode;
+    case AK_FIELD_COUNTRY: return country;
+    case AK_FIELD_MEDIA: return media;
+    case AK_FIELD_MUSICBRAINZ_RELEASE_GROUP_ID: return releaseGroup;
+    case AK_FIELD_MUSICBRAINZ_TRACK_ID: return track;
     default: return nullptr;
     }
 }
@@ -132,6 +205,9 @@ ak_tags_status readOpened(AudioFile &file, size_t maxField, size_t maxCover, ak_
     }
     tags.hasCover = !cover.isEmpty();
     tags.cover = cover;
+    if (const auto *properties = file.audioProperties(); properties && properties->lengthInMilliseconds() > 0) {
+        tags.seconds = properties->lengthInMilliseconds() / 1000.0;
+    }
     return AK_TAGS_OK;
 }
 
@@ -139,19 +215,19 @@ ak_tags_status readTags(TagLib::IOStream &stream, ak_audio_format format, size_t
     auto *frames = TagLib::ID3v2::FrameFactory::instance();
     switch (format) {
     case AK_AUDIO_MP3: {
-        TagLib::MPEG::File file(&stream, frames, false);
+        TagLib::MPEG::File file(&stream, frames, true);
         return readOpened(file, maxField, maxCover, tags, detail);
     }
     case AK_AUDIO_FLAC: {
-        TagLib::FLAC::File file(&stream, frames, false);
+        TagLib::FLAC::File file(&stream, frames, true);
         return readOpened(file, maxField, maxCover, tags, detail);
     }
     case AK_AUDIO_OGG_VORBIS: {
-        TagLib::Ogg::Vorbis::File file(&stream, false);
+        TagLib::Ogg::Vorbis::File file(&stream, true);
         return readOpened(file, maxField, maxCover, tags, detail);
     }
     case AK_AUDIO_MP4: {
-        TagLib::MP4::File file(&stream, false);
+        TagLib::MP4::File file(&stream, true);
         return readOpened(file, maxField, maxCover, tags, detail);
     }
     }
@@ -161,16 +237,20 @@ ak_tags_status readTags(TagLib::IOStream &stream, ak_audio_format format, size_t
 } // namespace
 
 extern "C" ak_tags_status ak_tags_read(
-    const void *bytes, size_t count, ak_audio_format format, size_t max_field_bytes, size_t max_cover_bytes,
-    ak_tags **result, size_t *detail) {
-    if (result == nullptr || (bytes == nullptr && count > 0)) return AK_TAGS_INVALID_ARGUMENT;
+    const void *bytes, size_t count, const void *tail, size_t tail_count, long long file_length, ak_audio_format format,
+    size_t max_field_bytes, size_t max_cover_bytes, ak_tags **result, size_t *detail) {
+    if (result == nullptr || (bytes == nullptr && count > 0) || (tail == nullptr && tail_count > 0) || tail_count > 0xFFFFFFFFu) {
+        return AK_TAGS_INVALID_ARGUMENT;
+    }
     *result = nullptr;
     size_t ignored = 0;
     size_t &said = detail ? *detail : ignored;
     // TagLib sizes are unsigned int: a larger buffer would be cut short without a word.
     if (count > 0xFFFFFFFFu) return AK_TAGS_INVALID_ARGUMENT;
     try {
-        TagLib::ByteVectorStream stream(TagLib::ByteVector(static_cast<const char *>(bytes), static_cast<unsigned int>(count)));
+        SparseStream stream(
+            TagLib::ByteVector(static_cast<const char *>(bytes), static_cast<unsigned int>(count)),
+            TagLib::ByteVector(static_cast<const char *>(tail), static_cast<unsigned int>(tail_count)), static_cast<long>(file_length));
         auto tags = std::make_unique<ak_tags>();
         const auto status = readTags(stream, format, max_field_bytes, max_cover_bytes, *tags, said);
         if (status == AK_TAGS_OK) *result = tags.release();
@@ -195,3 +275,5 @@ extern "C" const unsigned char *ak_tags_cover(const ak_tags *tags, size_t *lengt
 }
 
 extern "C" void ak_tags_free(ak_tags *tags) { delete tags; }
+
+extern "C" double ak_tags_seconds(const ak_tags *tags) { return tags ? tags->seconds : -1; }

@@ -12,6 +12,16 @@ struct PlanEntry: Encodable {
         var genre: String?
         var date: String?
         var mbid: String?
+        var title: String?
+        var tracknumber: String?
+        var discnumber: String?
+        var label: String?
+        var catalognumber: String?
+        var barcode: String?
+        var country: String?
+        var media: String?
+        var releasegroupid: String?
+        var trackid: String?
     }
 
     var path: String

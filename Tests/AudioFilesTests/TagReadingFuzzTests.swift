@@ -32,6 +32,8 @@ import Testing
         }
 
         func tail(_ count: Int) throws(AlbumKitError) -> Data { try readThroughTail(count) }
+
+        var offset: Int64 { Int64(position) }
     }
 
     /// A small xorshift generator, so every run tries the same mutations.

@@ -5,7 +5,9 @@
 
 PLAN.json is a list of tracks:
     {"path": "Artist/Album/01.mp3", "format": "mp3|mp3v23|mp3v1|flac|ogg|m4a",
-     "tags": {"album": …, "albumartist": …, "artist": …, "genre": …, "date": …, "mbid": …},
+     "tags": {"album": …, "albumartist": …, "artist": …, "genre": …, "date": …, "mbid": …,
+              "title", "tracknumber", "discnumber", "label", "catalognumber", "barcode", "country",
+              "media", "releasegroupid", "trackid": … (each optional)},
      "cover": <int seed of a PNG front cover, or null>, "coverType": 3}
 and of plain files: {"path": "Artist/Album/cover.jpg", "image": <seed>} or
 {"path": …, "bytes": "<latin-1 text>"}. A track's "format" may also be "m4afast" (M4A with
@@ -30,7 +32,7 @@ import sys
 import zlib
 
 from mutagen.flac import FLAC, Picture
-from mutagen.id3 import APIC, ID3, TALB, TCON, TDRC, TPE1, TPE2, TXXX
+from mutagen.id3 import APIC, ID3, TALB, TCON, TDRC, TIT2, TMED, TPE1, TPE2, TPOS, TPUB, TRCK, TXXX, UFID
 from mutagen.mp4 import MP4, MP4Cover, MP4FreeForm
 from mutagen.oggvorbis import OggVorbis
 
@@ -97,9 +99,26 @@ def flac_picture(data, cover_type):
     return picture
 
 
+# The other tags, as Picard names them: (plan key, ID3 TXXX description or frame, Vorbis
+# comment, MP4 freeform name or atom).
+MORE_TAGS = [
+    ("title", TIT2, "title", "\xa9nam"),
+    ("tracknumber", TRCK, "tracknumber", "trkn"),
+    ("discnumber", TPOS, "discnumber", "disk"),
+    ("label", TPUB, "label", "LABEL"),
+    ("catalognumber", "CATALOGNUMBER", "catalognumber", "CATALOGNUMBER"),
+    ("barcode", "BARCODE", "barcode", "BARCODE"),
+    ("country", "MusicBrainz Album Release Country", "releasecountry", "MusicBrainz Album Release Country"),
+    ("media", TMED, "media", "MEDIA"),
+    ("releasegroupid", "MusicBrainz Release Group Id", "musicbrainz_releasegroupid", "MusicBrainz Release Group Id"),
+    ("trackid", None, "musicbrainz_trackid", "MusicBrainz Track Id"),
+]
+
+
 def tag(path, kind, tags, cover, cover_type):
     album, albumartist, artist = tags.get("album"), tags.get("albumartist"), tags.get("artist")
     genre, date, mbid = tags.get("genre"), tags.get("date"), tags.get("mbid")
+    more = [(entry, tags[entry[0]]) for entry in MORE_TAGS if tags.get(entry[0]) is not None]
     if kind in ("mp3", "mp3v23", "mp3v1"):
         id3 = ID3()
         for frame, value in ((TALB, album), (TPE2, albumartist), (TPE1, artist), (TCON, genre), (TDRC, date)):
@@ -107,6 +126,13 @@ def tag(path, kind, tags, cover, cover_type):
                 id3.add(frame(encoding=3, text=[value]))
         if mbid is not None:
             id3.add(TXXX(encoding=3, desc="MusicBrainz Album Id", text=[mbid]))
+        for (key, frame, _, _), value in more:
+            if key == "trackid":
+                id3.add(UFID(owner="http://musicbrainz.org", data=value.encode()))
+            elif isinstance(frame, str):
+                id3.add(TXXX(encoding=3, desc=frame, text=[value]))
+            else:
+                id3.add(frame(encoding=3, text=[value]))
         if cover is not None:
             id3.add(APIC(encoding=3, mime="image/png", type=cover_type, desc="cover", data=cover))
         if kind == "mp3v1":
@@ -120,6 +146,8 @@ def tag(path, kind, tags, cover, cover_type):
                            ("date", date), ("musicbrainz_albumid", mbid)):
             if value is not None:
                 audio[key] = [value]
+        for (_, _, key, _), value in more:
+            audio[key] = [value]
         if cover is not None and kind == "flac":
             audio.add_picture(flac_picture(cover, cover_type))
         elif cover is not None:
@@ -133,6 +161,13 @@ def tag(path, kind, tags, cover, cover_type):
                 audio[key] = [value]
         if mbid is not None:
             audio["----:com.apple.iTunes:MusicBrainz Album Id"] = [MP4FreeForm(mbid.encode())]
+        for (key, _, _, atom), value in more:
+            if key in ("tracknumber", "discnumber"):
+                audio[atom] = [tuple(int(part) for part in (value.split("/") + ["0"])[:2])]
+            elif atom.startswith("\xa9"):
+                audio[atom] = [value]
+            else:
+                audio["----:com.apple.iTunes:" + atom] = [MP4FreeForm(value.encode())]
         if cover is not None:
             audio["covr"] = [MP4Cover(cover, imageformat=MP4Cover.FORMAT_PNG)]
         audio.save()

@@ -29,8 +29,11 @@ struct BeetsFixture {
         wav = os.path.join(root, "tone.wav")
         subprocess.run(["sox", "-n", "-r", "8000", "-c", "1", wav, "synth", "0.2", "sine", "440"], check=True)
         albums = [
-            ("radiohead", "mp3", {"artist": "Radiohead", "albumartist": "Radiohead", "album": "OK Computer", "date": "1997",
-                                  "genre": "Alternative", "musicbrainz_albumid": "0b6b4ba0-d36f-47bd-b4ea-6a5b91842d29"}, 2),
+            ("radiohead", "mp3", {"artist": "Radiohead", "albumartist": "Radiohead", "album": "OK Computer", "date": "1997-05-21",
+                                  "genre": "Alternative", "musicbrainz_albumid": "0b6b4ba0-d36f-47bd-b4ea-6a5b91842d29",
+                                  "musicbrainz_releasegroupid": "b1392450-e666-3926-a536-22c65f834433", "organization": "Parlophone",
+                                  "catalognumber": "NODATA 02", "releasecountry": "GB", "barcode": "724385522925", "media": "CD",
+                                  "discnumber": "1"}, 2),
             ("bjork", "flac", {"artist": "Björk", "album": "Homogénic & Co", "date": "1997-09-22", "genre": "Electronic"}, 2),
             ("noyear", "mp3", {"artist": "No Year Band", "album": "Timeless"}, 1),
         ]

@@ -66,6 +66,36 @@ import Testing
         #expect(try cli.listedAlbums().count == before, "nothing imported")
     }
 
+    /// A Discogs export whose header has 10 000 columns: no row can be an album (an album keeps
+    /// at most 256 fields), so each is skipped and named, nothing is added, and memory stays
+    /// bounded (peak resident memory measured by GNU time).
+    @Test func tenThousandColumnsAreSkippedRowByRowInBoundedMemory() throws {
+        let (cli, before, file) = try starterLibrary()
+        defer { cli.remove() }
+        let script = """
+            import csv, sys
+            header = sys.argv[2].split("|")
+            header += ["Extra %d" % i for i in range(10000 - len(header))]
+            with open(sys.argv[1], "w", newline="") as out:
+                writer = csv.writer(out)
+                writer.writerow(header)
+                for row in range(3):
+                    writer.writerow(["C%d" % row, "A", "T%d" % row, "L", "LP", "", "1991", str(100 + row), "U", "", "", "", ""] + ["v"] * (10000 - 13))
+            """
+        #expect(try runProgram("/usr/bin/env", ["python3", "-c", script, file.path, ExportFixture.discogsHeader.joined(separator: "|")]).status == 0)
+        let environment = cli.environment.map { "\($0.key)=\($0.value)" }
+        let run = try runProgram(
+            "/usr/bin/env", environment + ["/usr/bin/time", "-f", "peak-rss-kb=%M", CLIRunner.binary.path, "import", file.path], in: cli.folder)
+        #expect(run.status == 0, "\(run.output)")
+        for row in 1...3 {
+            #expect(run.output.contains("\(file.path) row \(row) (line \(row + 1)) 'T\(row - 1)': field 'fields' has"), "row \(row): \(run.output.prefix(2000))")
+        }
+        #expect(run.output.contains("the limit is 256") && run.output.contains("3 not albums skipped"), "\(run.output.prefix(2000))")
+        let peak = run.output.split(separator: "\n").compactMap { $0.split(separator: "=").last.flatMap { Int($0) } }.last
+        #expect((peak ?? .max) < 64 * 1024, "peak resident memory \(peak ?? -1) KB")
+        #expect(try cli.listedAlbums().count == before, "nothing added")
+    }
+
     /// One odd row never refuses a whole export (SPEC 9): a row that cannot be an album is
     /// skipped and named, in the warnings and in the dry run's plan, the rest imports and the
     /// command succeeds; `--strict` refuses the export instead, importing nothing.

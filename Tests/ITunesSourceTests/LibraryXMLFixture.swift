@@ -7,7 +7,7 @@ import Foundation
 /// locations percent-encoded, and (like iTunes) `&#38;` for an ampersand.
 enum LibraryXMLFixture {
     /// One track: iTunes's keys (`Album`, `Artist`, `Year`, …) and their values; a `path`
-    /// becomes its `Location`.
+    /// becomes its `Location`, a text `date:<ISO 8601>` a `<date>`, `data:<text>` a `<data>`.
     typealias Track = [String: any Sendable]
 
     private static let script = #"""
@@ -24,6 +24,10 @@ enum LibraryXMLFixture {
                     track["Location"] = "file://localhost" + urllib.parse.quote(value)
                 elif value is None:
                     track.pop(key, None)
+                elif isinstance(value, str) and value.startswith("date:"):
+                    track[key] = datetime.datetime.fromisoformat(value[5:])
+                elif isinstance(value, str) and value.startswith("data:"):
+                    track[key] = value[5:].encode()
                 else:
                     track[key] = value
             tracks[str(track_id)] = track

@@ -35,7 +35,8 @@ import Testing
         #expect(read.albums.map(\.year) == ["1997", "2001"])
         #expect(read.albums.map(\.coverUrl) == ["https://assets.fanart.tv/okc.jpg", nil])
         #expect(read.albums.map { $0.id?.rawValue } == ["mb:0b6b4ba0-d36f-47bd-b4ea-6a5b91842d29", nil])
-        #expect(read.warnings.count == 1 && read.warnings[0].contains("Linked/album.nfo") && read.warnings[0].contains("not followed"))
+        #expect(read.warnings.count == 2 && read.warnings.allSatisfy { $0.contains("not followed") }, "\(read.warnings)")
+        #expect(read.warnings.contains { $0.contains("Music/Elsewhere:") } && read.warnings.contains { $0.contains("Linked/album.nfo") }, "a linked folder is named too: \(read.warnings)")
     }
 
     @Test func oneAlbumNFOIsAnInputToo() async throws {
@@ -72,6 +73,32 @@ import Testing
             Issue.record("no error")
         } catch let error as AlbumKitError {
             #expect(error.description.contains("Zed/Bad/album.nfo line 2") && error.description.contains(expected), "\(error)")
+        }
+    }
+}
+
+/// An NFO tree with links that loop (to a parent, to the root, to themselves) imports what lies
+/// in it, follows no link, names each link it passes over, and ends.
+@Suite struct KodiLinkLoopTests {
+    @Test func linksThatLoopAreNamedAndNotFollowed() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let tree = cli.folder.appendingPathComponent("tree")
+        let album = tree.appendingPathComponent("Bee Gees/Their Greatest Hits")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        let nfo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/real/kodi/bernmic-nforeader/album.nfo")
+        try FileManager.default.copyItem(at: nfo, to: album.appendingPathComponent("album.nfo"))
+        try FileManager.default.createSymbolicLink(atPath: album.appendingPathComponent("up").path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: tree.appendingPathComponent("Bee Gees/root").path, withDestinationPath: tree.path)
+        try FileManager.default.createSymbolicLink(atPath: tree.appendingPathComponent("self").path, withDestinationPath: "self")
+        #expect(try cli.run("init", "--starter").status == 0)
+        let before = try cli.listedAlbums().count
+        let result = try cli.run("import", tree.path)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try cli.listedAlbums().count == before + 1, "the one album.nfo, once")
+        for link in ["Bee Gees/Their Greatest Hits/up", "Bee Gees/root", "self"] {
+            #expect(result.error.contains("\(tree.appendingPathComponent(link).path): a link; not followed"), "\(link): \(result.error)")
         }
     }
 }

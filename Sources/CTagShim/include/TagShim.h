@@ -45,19 +45,40 @@ typedef enum {
     /// The recording date as the tag writes it ("1999", "1999-05-02").
     AK_FIELD_DATE = 4,
     AK_FIELD_MUSICBRAINZ_ALBUM_ID = 5,
-    AK_FIELD_COUNT = 6,
+    AK_FIELD_TITLE = 6,
+    /// As written: "3" or "3/12".
+    AK_FIELD_TRACK_NUMBER = 7,
+    /// As written: "1" or "1/2".
+    AK_FIELD_DISC_NUMBER = 8,
+    AK_FIELD_LABEL = 9,
+    AK_FIELD_CATALOG_NUMBER = 10,
+    AK_FIELD_BARCODE = 11,
+    AK_FIELD_COUNTRY = 12,
+    /// The medium ("CD", "Digital Media").
+    AK_FIELD_MEDIA = 13,
+    AK_FIELD_MUSICBRAINZ_RELEASE_GROUP_ID = 14,
+    /// The recording's MusicBrainz id.
+    AK_FIELD_MUSICBRAINZ_TRACK_ID = 15,
+    AK_FIELD_COUNT = 16,
 } ak_tag_field;
 
 /// The tags read from one file; owned by the caller, freed with `ak_tags_free`.
 typedef struct ak_tags ak_tags;
 
-/// Reads the tags of one file of `format` whose tag-bearing bytes are `bytes[0..<count]`
-/// (the caller chooses which parts of the file those are). Returns `AK_TAGS_OK` and sets
-/// `*result`, or another status and leaves `*result` null; `*detail` (may be null) says more
-/// for the statuses that document it. Nothing returned is larger than the limits given.
+/// Reads the tags and the audio properties of one file of `format` that is `file_length`
+/// bytes long, of which only its first bytes `bytes[0..<count]` and its last bytes
+/// `tail[0..<tail_count]` are given (the caller chooses how many: the tag-bearing parts, and
+/// the end where the last frame or page is); TagLib sees the bytes between as zeros. Returns
+/// `AK_TAGS_OK` and sets `*result`, or another status and leaves `*result` null; `*detail` (may
+/// be null) says more for the statuses that document it. Nothing returned is larger than the
+/// limits given.
 ak_tags_status ak_tags_read(
-    const void *bytes, size_t count, ak_audio_format format, size_t max_field_bytes, size_t max_cover_bytes,
-    ak_tags **result, size_t *detail);
+    const void *bytes, size_t count, const void *tail, size_t tail_count, long long file_length, ak_audio_format format,
+    size_t max_field_bytes, size_t max_cover_bytes, ak_tags **result, size_t *detail);
+
+/// The length of the audio in seconds, as TagLib's audio properties give it; negative when
+/// they give none.
+double ak_tags_seconds(const ak_tags *tags);
 
 /// The UTF-8 text of `field` (first value when the tag holds several), not NUL-terminated,
 /// and its length in `*length`; null when the file does not have the field.

@@ -1,0 +1,61 @@
+import AlbumKit
+import AlbumKitTesting
+import Foundation
+import Testing
+
+/// A real beets library (`beet import` of tagged audio, then `beet modify` for flexible
+/// attributes) imports whole (SPEC 9): named fields, ids, items as tracks, every other
+/// attribute in `fields` — and comes back whole from a bundle.
+@Suite struct BeetsWholeAlbumTests {
+    private func importedLibrary() throws -> (CLIRunner, BeetsFixture) {
+        let beets = try BeetsFixture()
+        #expect(try beets.beet("modify", "-a", "-y", "album:OK Computer", "mood=melancholic").status == 0)
+        #expect(try beets.beet("modify", "-y", "album:OK Computer", "title:Track 1", "favourite=yes").status == 0)
+        let cli = try CLIRunner()
+        #expect(try cli.run("init").status == 0)
+        let imported = try cli.run("import", beets.database.path)
+        #expect(imported.status == 0, "\(imported.error)")
+        return (cli, beets)
+    }
+
+    @Test func everyAttributeAndItemIsKept() throws {
+        let (cli, beets) = try importedLibrary()
+        defer { cli.remove(); beets.folder.remove() }
+        let albums = try cli.listedAlbums()
+        let album = albums.first { $0["title"] as? String == "OK Computer" } ?? [:]
+        #expect(album["id"] as? String == "mb:0b6b4ba0-d36f-47bd-b4ea-6a5b91842d29")
+        #expect(album["released"] as? String == "1997-05-21" && album["year"] as? String == "1997")
+        #expect(album["label"] as? String == "Parlophone")
+        #expect(album["catalogNumber"] as? String == "NODATA 02")
+        #expect(album["country"] as? String == "GB")
+        #expect(album["barcode"] as? String == "724385522925")
+        #expect(album["format"] as? String == "CD", "the items' media: beets's albums have none")
+        #expect((album["added"] as? String)?.hasSuffix("Z") == true, "beets's added, in UTC")
+        #expect(album["ids"] as? [String: String] == [
+            "musicbrainz": "0b6b4ba0-d36f-47bd-b4ea-6a5b91842d29", "musicbrainzGroup": "b1392450-e666-3926-a536-22c65f834433", "beets": "1",
+        ])
+        #expect(album["fields"] as? [String: String] == ["beets.mood": "melancholic", "beets.artpath": "Radiohead/OK Computer/cover.jpg"],
+                "the flexible attribute, and the art's path")
+        let tracks = album["tracks"] as? [[String: Any]] ?? []
+        #expect(tracks.map { $0["title"] as? String } == ["Track 1", "Track 2"])
+        #expect(tracks.map { $0["number"] as? Int } == [1, 2])
+        #expect(tracks.map { $0["disc"] as? Int } == [1, 1])
+        #expect(tracks.allSatisfy { ($0["seconds"] as? Double ?? 0) > 0 && $0["artist"] == nil })
+        #expect(tracks.map { ($0["ids"] as? [String: String])?["beets"] } == ["1", "2"])
+        let fields = tracks.map { $0["fields"] as? [String: String] ?? [:] }
+        #expect(fields.map { $0["beets.favourite"] } == ["yes", nil], "an item's flexible attribute")
+        #expect(fields.map { $0["beets.format"] } == ["MP3", "MP3"])
+        #expect(fields.first?["beets.path"] == "Radiohead/OK Computer/01 Track 1.mp3")
+        #expect(fields.allSatisfy { $0["beets.label"] == nil && $0["beets.album"] == nil && $0["beets.mood"] == nil }, "what is the album's stays the album's")
+        let bjork = albums.first { $0["artist"] as? String == "Björk" } ?? [:]
+        #expect(bjork["released"] as? String == "1997-09-22")
+        #expect((bjork["tracks"] as? [[String: Any]])?.count == 2)
+    }
+
+    @Test func theWholeAlbumComesBackFromABundle() throws {
+        let (cli, beets) = try importedLibrary()
+        defer { cli.remove(); beets.folder.remove() }
+        let problems = try cli.bundleRoundTripProblems()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+}
