@@ -20,6 +20,7 @@ public struct LookupAnswer: Hashable, Sendable, Codable {
     /// Why it could not be asked (a timeout, an error answer, garbage).
     public var failed: String?
 
+    /// An answer given `at` (kept to the second, as it is stored).
     public init(at: Date, cover: CoverKey? = nil, ids: [String: String] = [:], missed: String? = nil, failed: String? = nil) {
         self.at = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
         self.cover = cover
