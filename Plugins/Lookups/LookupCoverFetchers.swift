@@ -1,5 +1,6 @@
 import AlbumKit
 import Foundation
+import Synchronization
 
 extension LookupQuery {
     /// What `album` says of itself to the services: its artist, title, year, label, catalog
@@ -42,12 +43,23 @@ public final class CoverArtArchiveFetcher: LookupCoverFetcher {
 
     public var name: String { LookupSettings.coverArtArchive }
 
+    /// The release, else the release group, it asks the archive about; else the MusicBrainz
+    /// search it matches the album by.
+    public func lookupKey(for album: Album) -> String? {
+        let query = LookupQuery(album: album)
+        if let release = query.musicBrainzRelease { return "release:\(release)" }
+        if let group = query.musicBrainzGroup { return "release-group:\(group)" }
+        return "search:\(MusicBrainzClient.searchText(for: query))"
+    }
+
     public func find(_ request: CoverFetchRequest) async throws -> FoundCover? {
         guard let album = request.album else { return nil }
         var query = LookupQuery(album: album)
         var found: [String: String] = [:]
         if query.musicBrainzRelease == nil, query.musicBrainzGroup == nil {
-            guard let match = try await services.musicBrainz.bestMatch(query) else { return nil }
+            guard let match = try await services.musicBrainz.bestMatch(query) else {
+                return FoundCover(bytes: nil, reason: "no match at MusicBrainz (score \(services.musicBrainz.minScore) or more)")
+            }
             found["musicbrainz"] = match.id
             if let group = match.releaseGroup?.id { found["musicbrainzGroup"] = group }
             query.ids.merge(found) { old, _ in old }
@@ -55,7 +67,7 @@ public final class CoverArtArchiveFetcher: LookupCoverFetcher {
         var bytes: Data?
         if let release = query.musicBrainzRelease { bytes = try await services.coverArtArchive.front(of: .release, release) }
         if bytes == nil, let group = query.musicBrainzGroup { bytes = try await services.coverArtArchive.front(of: .releaseGroup, group) }
-        return bytes == nil && found.isEmpty ? nil : FoundCover(bytes: bytes, ids: found)
+        return FoundCover(bytes: bytes, ids: found, reason: bytes == nil ? "no front image at the Cover Art Archive" : nil)
     }
 }
 
@@ -68,9 +80,16 @@ public final class ITunesCoverFetcher: LookupCoverFetcher {
 
     public var name: String { LookupSettings.iTunes }
 
+    /// The artist and title it searches the store by.
+    public func lookupKey(for album: Album) -> String? { "search:\(album.artist) \(album.title)" }
+
     public func find(_ request: CoverFetchRequest) async throws -> FoundCover? {
-        guard let album = request.album, let found = try await services.iTunes.bestAlbum(for: LookupQuery(album: album)) else { return nil }
-        return FoundCover(bytes: try await services.iTunes.artwork(of: found), ids: found.collectionId.map { ["itunes": String($0)] } ?? [:])
+        guard let album = request.album else { return nil }
+        guard let found = try await services.iTunes.bestAlbum(for: LookupQuery(album: album)) else {
+            return FoundCover(bytes: nil, reason: "no album of that artist and title in the iTunes Store")
+        }
+        let bytes = try await services.iTunes.artwork(of: found)
+        return FoundCover(bytes: bytes, ids: found.collectionId.map { ["itunes": String($0)] } ?? [:], reason: bytes == nil ? "no artwork in the iTunes Store" : nil)
     }
 }
 
@@ -78,15 +97,32 @@ public final class ITunesCoverFetcher: LookupCoverFetcher {
 /// `discogs:` album id), with `plugins.discogs.token`. Without a token, Discogs is skipped.
 public final class DiscogsCoverFetcher: LookupCoverFetcher {
     public let services: LookupServices
+    /// Whether an album with a Discogs release went unasked for want of a token.
+    private let skipped = Mutex(false)
 
     public init(services: LookupServices) { self.services = services }
 
     public var name: String { LookupSettings.discogs }
 
+    /// Said once a round, not album by album.
+    public var notes: [String] {
+        skipped.withLock { $0 } ? ["discogs: skipped, plugins.\(LookupSettings.discogs).token is not set (a personal access token from Discogs' developer settings)"] : []
+    }
+
+    /// The release it asks Discogs about; nil without one, or without a token.
+    public func lookupKey(for album: Album) -> String? {
+        services.discogs == nil ? nil : LookupQuery(album: album).discogsRelease.map { "release:\($0)" }
+    }
+
     public func find(_ request: CoverFetchRequest) async throws -> FoundCover? {
-        guard let album = request.album, let id = LookupQuery(album: album).discogsRelease, let discogs = services.discogs else { return nil }
-        guard let release = try await discogs.release(id) else { return nil }
-        return FoundCover(bytes: try await discogs.primaryImage(of: release))
+        guard let album = request.album, let id = LookupQuery(album: album).discogsRelease else { return nil }
+        guard let discogs = services.discogs else {
+            skipped.withLock { $0 = true }
+            return nil
+        }
+        guard let release = try await discogs.release(id) else { return FoundCover(bytes: nil, reason: "no release \(id) at Discogs") }
+        let bytes = try await discogs.primaryImage(of: release)
+        return FoundCover(bytes: bytes, reason: bytes == nil ? "no image of release \(id) at Discogs" : nil)
     }
 }
 

@@ -50,7 +50,9 @@ struct CommandContext {
 
     /// Prints a warning for each cover that could not be fetched, naming its album by title.
     func warn(about summary: CoverFetchSummary?, in library: Library) async {
-        guard let summary, !summary.failures.isEmpty else { return }
+        guard let summary else { return }
+        for note in summary.notes { Console.warning(note) }
+        guard !summary.failures.isEmpty else { return }
         let titles = Dictionary(((try? await library.albums()) ?? []).map { ($0.id, $0.title) }) { first, _ in first }
         for failure in summary.failures {
             Console.warning("cover of '\(titles[failure.album] ?? failure.album.rawValue)': \(failure.reason)")

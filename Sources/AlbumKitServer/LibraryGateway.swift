@@ -142,6 +142,16 @@ final class LibraryGateway: Sendable {
         try await change { try await $0.reloadIfChanged() }
     }
 
+    /// Looks covers up, as `albumkit covers fetch ID…` does, for the albums `ids` names that
+    /// name no cover (only the lookup services of `covers.fetchers` can find one for them):
+    /// beside other changes, as another process's `covers fetch` would run, its
+    /// `cover.requested`, `cover.fetched` and `cover.failed` on the hub as they happen.
+    func findCovers(_ ids: [AlbumID]) async throws -> CoverFetchSummary {
+        var coverless: [AlbumReference] = []
+        for id in ids where try await library.album(.id(id)).album.coverUrl == nil { coverless.append(.id(id)) }
+        return try await library.fetchCovers(of: coverless)
+    }
+
     /// A cover service for this library through its fetcher chain; the caller attaches it to
     /// the hub and finishes it when serving ends.
     func makeCoverService() async throws -> CoverService { try await library.makeCoverService() }

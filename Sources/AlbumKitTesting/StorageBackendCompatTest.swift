@@ -333,7 +333,7 @@ public struct StorageBackendCompatTest: Sendable {
         try expect(Array(try await backend.load().albums.dropFirst()) == albums, "redo in a later process must bring the 3 000 albums back in order")
     }
 
-    /// A bundle's `state.json` put into the library comes back out exactly.
+    /// A bundle's `state.json` put into the library (its lookup answers too) comes back out exactly.
     private func stateFileRoundTrips(_ backend: any StorageBackend) async throws {
         try await backend.create()
         let albums = CompatFixtures.albums(count: 5)
@@ -344,7 +344,16 @@ public struct StorageBackendCompatTest: Sendable {
                 HistoryStep(LibraryChange(label: "update 'Album 0'", edits: [.update(before: albums[0], after: albums[0])])),
             ],
             redo: [HistoryStep(LibraryChange(label: "remove 'Gone'", edits: [.remove(try Album(id: "gone", title: "Gone", artist: "A"), at: 2)]))],
-            covers: ["https://example.com/a.jpg": .failed("404")])
+            covers: ["https://example.com/a.jpg": .failed("404")],
+            lookups: [
+                "coverartarchive search:release:\"Album 0\" AND artist:\"A\"": LookupAnswer(
+                    at: Date(timeIntervalSince1970: 1_795_000_000), ids: ["musicbrainz": "b84ee12a-09ef-421b-82de-0441a926375b"],
+                    missed: "no front image at the Cover Art Archive"),
+                "itunes search:A Album 1": LookupAnswer(
+                    at: Date(timeIntervalSince1970: 1_795_000_001), cover: CoverKey(fileName: String(repeating: "ab", count: 32) + ".png"),
+                    ids: ["itunes": "1440857781"]),
+                "discogs release:249504": LookupAnswer(at: Date(timeIntervalSince1970: 1_795_000_002), failed: "discogs: timed out"),
+            ])
         let (state, steps) = file.memento()
         try await backend.withWriter { writer, _ in
             try await writer.save(LibrarySnapshot(albums: albums, state: state), change: .replaceAll(steps: steps))
@@ -353,6 +362,10 @@ public struct StorageBackendCompatTest: Sendable {
         let loaded = try await contents.snapshot()
         try expect(loaded.albums == albums, "an export read other albums than were saved")
         try expect(try await contents.stateFile(of: loaded.state) == file, "state.json did not come back exactly")
+        // Answers recorded later, as `covers fetch` records them, join those kept.
+        let later = ["itunes search:A Album 2": LookupAnswer(at: Date(timeIntervalSince1970: 1_795_000_003), missed: "no album of that artist and title")]
+        try await Library.open(backend, hub: NotificationHub()).recordCovers([:], lookups: later)
+        try expect(try await backend.load().state.lookups == file.lookups.merging(later) { $1 }, "lookup answers recorded by a change were not kept")
     }
 
     private func concurrentWritersAllLand(_ backend: any StorageBackend) async throws {

@@ -61,7 +61,12 @@ import Testing
         let state = LibraryState(
             current: albums[3].id, undo: [HistoryRef(id: 4, label: "import \"many\""), HistoryRef(id: 7, label: "move")],
             redo: [HistoryRef(id: 9, label: "update")], nextStep: 12,
-            covers: ["https://x.test/a.png": .stored(CoverKey(bytes: Data("a".utf8), fileExtension: "png")), "file:///nope": .failed("not under \"roots\"")])
+            covers: ["https://x.test/a.png": .stored(CoverKey(bytes: Data("a".utf8), fileExtension: "png")), "file:///nope": .failed("not under \"roots\"")],
+            lookups: [
+                "coverartarchive search:release:\"A\" AND artist:\"B\"": LookupAnswer(at: Date(timeIntervalSince1970: 1_795_000_000), ids: ["musicbrainz": "x"], missed: "no front image"),
+                "itunes search:B A": LookupAnswer(at: Date(timeIntervalSince1970: 1_795_000_001), cover: CoverKey(bytes: Data("a".utf8), fileExtension: "png")),
+                "discogs release:1": LookupAnswer(at: Date(timeIntervalSince1970: 1_795_000_002), failed: "timed out"),
+            ])
         let snapshot = LibrarySnapshot(albums: albums, state: state)
         let steps: [Int64: HistoryStep] = [
             4: HistoryStep(compacting: LibraryChange(label: "import", edits: albums.prefix(5).enumerated().map { .insert($0.element, at: $0.offset) })),

@@ -194,7 +194,11 @@ import Testing
         let albums = CompatFixtures.unusualAlbums() + CompatFixtures.albums(count: 20)
         let state = LibraryState(
             current: albums[2].id, undo: [HistoryRef(id: 3, label: "import \"x\"\n\u{1}")], redo: [HistoryRef(id: 4, label: "é")], nextStep: 5,
-            covers: ["https://x.test/\u{7F}a\"b.png": .stored(CoverKey(bytes: Data("a".utf8), fileExtension: "png")), "file:///n": .failed("bad\u{0}\u{1F}\\")])
+            covers: ["https://x.test/\u{7F}a\"b.png": .stored(CoverKey(bytes: Data("a".utf8), fileExtension: "png")), "file:///n": .failed("bad\u{0}\u{1F}\\")],
+            lookups: [
+                "itunes search:\u{7F}a\"b": LookupAnswer(at: Date(timeIntervalSince1970: 1_795_000_000), ids: ["itunes": "1"], missed: "bad\u{0}\u{1F}\\"),
+                "coverartarchive release:x": LookupAnswer(at: Date(timeIntervalSince1970: 1), cover: CoverKey(bytes: Data("a".utf8), fileExtension: "png")),
+            ])
         let snapshot = LibrarySnapshot(albums: albums, state: state)
         let data = try written(snapshot)
         #expect(try LoadedLibraryDocument(strictJSON: data).snapshot == snapshot)

@@ -2,6 +2,7 @@
 (HOME and XDG folders inside a temporary folder), `albumkit serve` started on a free
 loopback port and stopped with SIGTERM, and a small HTTP client."""
 import http.client
+import http.server
 import json
 import os
 import re
@@ -62,6 +63,35 @@ class Server:
             out, err = self.process.communicate()
             raise AssertionError(f"serve did not stop within {timeout}s after {sig!r}")
         return self.process.returncode, out, err
+
+
+class LocalService:
+    """A service played on 127.0.0.1 (a free port), answering from a thread of its own: each
+    GET goes to `answer(path, query)`, which returns (status, content type, body bytes).
+    An answer may wait for `release`, which closing sets."""
+
+    def __init__(self, answer):
+        self.release = threading.Event()
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                url = urllib.parse.urlparse(self.path)
+                status, kind, body = answer(url.path, urllib.parse.parse_qs(url.query))
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.release.set()
+        self.server.shutdown()
 
 
 class Sandbox:

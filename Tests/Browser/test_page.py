@@ -3,16 +3,14 @@ Playwright): the scroller, the memento across a restart, delete and undo, live c
 another process and from another serve on the same PostgreSQL database, the cover spinner,
 and a dropped bundle. Screenshots go to ARTIFACTS (under .build, not committed)."""
 import base64
-import http.server
 import json
 import shutil
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import ARTIFACTS, ROOT, STARTER, Sandbox
+from conftest import ARTIFACTS, ROOT, STARTER, LocalService, Sandbox
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = "/usr/bin/chromium"
@@ -207,40 +205,24 @@ def test_two_serves_on_one_postgres_database_see_each_other(browser, tmp_path, p
         second.close()
 
 
-class SlowCovers:
+class SlowCovers(LocalService):
     """A local HTTP server that answers covers slowly: /slow.png after a delay, /gone.png 404,
     /later.png 404 the first time and then as /slow.png (a host that was down comes back)."""
 
     def __init__(self, delay):
         png = (ROOT / "Bundles" / "starter" / "covers").glob("*.png")
         body = next(png).read_bytes()
-        release = self.release = threading.Event()
         later = []
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                if self.path == "/later.png":
-                    later.append(self.path)
-                if self.path == "/slow.png" or (self.path == "/later.png" and len(later) > 1):
-                    release.wait(delay)
-                    self.send_response(200)
-                    self.send_header("Content-Type", "image/png")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-                else:
-                    self.send_error(404)
+        def answer(path, _):
+            if path == "/later.png":
+                later.append(path)
+            if path == "/slow.png" or (path == "/later.png" and len(later) > 1):
+                self.release.wait(delay)
+                return 200, "image/png", body
+            return 404, "text/plain", b"Not Found"
 
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.release.set()
-        self.server.shutdown()
+        super().__init__(answer)
 
 
 def test_a_cover_being_fetched_shows_a_spinner_that_stops(page, starter):

@@ -69,6 +69,36 @@ struct LocalServices {
         try LookupServices(configuration: configuration(requestsPerSecond: requestsPerSecond, minScore: minScore, token: token, timeout: timeout))
     }
 
+    /// Writes the configuration of `cli`'s sandbox: every lookup service in `covers.fetchers`,
+    /// each at this server, Discogs with `token` (none: nil); `extra` lines are added at the
+    /// top level.
+    func configure(_ cli: CLIRunner, retryAfterDays: Double = 30, token: String? = Self.token, extra: String = "") throws {
+        let config = cli.folder.appendingPathComponent("config/albumkit/config.yaml")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("""
+            covers: {fetchers: [bundle, file, http, coverartarchive, itunes, discogs], timeoutSeconds: 60}
+            lookups: {userAgent: "\(Self.userAgent)", retryAfterDays: \(retryAfterDays)}
+            plugins:
+              musicbrainz: {baseURL: "\(server.url("/ws/2"))", requestsPerSecond: 50}
+              coverartarchive: {baseURL: "\(server.url("/caa"))"}
+              itunes: {baseURL: "\(server.url("/itunes"))"}
+              discogs: {baseURL: "\(server.url("/discogs"))"\(token.map { ", token: \($0)" } ?? "")}
+            \(extra)
+            """.utf8).write(to: config)
+    }
+
+    /// Three albums as an album list in `cli`'s sandbox: one MusicBrainz finds, one with a
+    /// Discogs id, one no service knows.
+    static func albumList(in cli: CLIRunner) throws -> String {
+        let list = cli.folder.appendingPathComponent("albums.json")
+        try Data("""
+            [{"title": "The Dark Side of the Moon", "artist": "Pink Floyd", "year": "1973"},
+             {"id": "discogs:249504", "title": "Never Gonna Give You Up", "artist": "Rick Astley"},
+             {"title": "Nothing", "artist": "Nobody"}]
+            """.utf8).write(to: list)
+        return list.path
+    }
+
     /// `text` with the services' real hosts replaced by this server's paths for them.
     static func local(_ text: String, port: Int) -> String {
         text.replacingOccurrences(of: "https://coverartarchive.org", with: "http://127.0.0.1:\(port)/caa")

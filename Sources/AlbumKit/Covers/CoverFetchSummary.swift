@@ -15,6 +15,8 @@ public struct CoverFetchSummary: Sendable, Hashable {
     public var failures: [Failure] = []
     /// Requests sent to each service the fetchers ask (`musicbrainz`, `coverartarchive`…).
     public var requests: [String: Int] = [:]
+    /// What the fetchers had to say once about the round (Discogs skipped without a token).
+    public var notes: [String] = []
 
     public init() {}
 }

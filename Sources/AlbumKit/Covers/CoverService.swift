@@ -17,6 +17,11 @@ import Synchronization
 /// asked. What such a fetcher found — the cover, for an album that named none, as its
 /// `covers/<name>`; identities found on the way, in its `ids` — is written into the albums by
 /// ``finish()``, as one step of history.
+///
+/// What a lookup service answered about an album's identity is remembered in the memento
+/// (``LookupAnswer``, recorded with the references): a service that has answered is not
+/// asked again (a miss, not before `lookups.retryAfterDays`). Offline, no fetcher is asked:
+/// covers come only from the store and from what the services answered before.
 public final class CoverService: Sendable {
     /// How one reference was resolved: `fetchedBytes` is nil when the store already had it;
     /// `ids` are the album's identities a fetcher found on the way.
@@ -24,6 +29,8 @@ public final class CoverService: Sendable {
         let resolution: CoverResolution
         let fetchedBytes: Int?
         var ids: [String: String] = [:]
+        /// What the lookup services answered on the way, by ``LookupAnswer/key(fetcher:identity:)``.
+        var answers: [String: LookupAnswer] = [:]
     }
 
     /// What one fetch is for: a reference (shared by every album naming it), or an album
@@ -40,6 +47,8 @@ public final class CoverService: Sendable {
         var deliveries: [Task<Void, Never>] = []
         /// Results not yet recorded in the memento.
         var unrecorded: [String: CoverResolution] = [:]
+        /// Lookup answers not yet recorded in the memento.
+        var unrecordedAnswers: [String: LookupAnswer] = [:]
         /// The save that records them, when one is scheduled.
         var flush: Task<Void, Never>?
         var recordingError: (any Error)?
@@ -54,13 +63,22 @@ public final class CoverService: Sendable {
     private let covers: Configuration.Covers
     private let allowedSchemes: Set<String>
     private let limiter: ConcurrencyLimiter
+    private let retryAfterDays: Double
+    private let offline: Bool
     private let state = Mutex(State())
 
-    /// A service fetching for `library` through `fetchers` (in order), as `covers` configures.
-    public init(library: Library, fetchers: [any CoverFetcher], covers: Configuration.Covers) {
+    /// A service fetching for `library` through `fetchers` (in order), as `covers` configures;
+    /// a lookup that found nothing is asked again after `retryAfterDays` (default:
+    /// `lookups.retryAfterDays`'s); `offline`: no fetcher is asked at all.
+    public init(
+        library: Library, fetchers: [any CoverFetcher], covers: Configuration.Covers,
+        retryAfterDays: Double? = nil, offline: Bool = false
+    ) {
         self.library = library
         self.fetchers = fetchers
         self.covers = covers
+        self.retryAfterDays = retryAfterDays ?? Configuration.Lookups().retryAfterDays
+        self.offline = offline
         self.allowedSchemes = Set(covers.allowedSchemes.map { $0.lowercased() })
         self.limiter = ConcurrencyLimiter(limit: covers.concurrency)
     }
@@ -126,18 +144,21 @@ public final class CoverService: Sendable {
         try await record()
         try await writeFindings()
         var (summary, error) = state.withLock { ($0.summary, $0.recordingError) }
-        for fetcher in fetchers { summary.requests.merge(fetcher.requestCounts, uniquingKeysWith: +) }
+        for fetcher in fetchers {
+            summary.requests.merge(fetcher.requestCounts, uniquingKeysWith: +)
+            summary.notes += fetcher.notes
+        }
         if let error { throw error }
         return summary
     }
 
     /// Records the results that landed since the last save, in one save.
     private func record() async throws {
-        let results = state.withLock { state in
-            defer { state.unrecorded = [:] }
-            return state.unrecorded
+        let (results, answers) = state.withLock { state in
+            defer { (state.unrecorded, state.unrecordedAnswers) = ([:], [:]) }
+            return (state.unrecorded, state.unrecordedAnswers)
         }
-        if !results.isEmpty { try await library.recordCovers(results) }
+        if !results.isEmpty || !answers.isEmpty { try await library.recordCovers(results, lookups: answers) }
     }
 
     /// Schedules a save of the unrecorded results, unless one is scheduled.
@@ -153,7 +174,7 @@ public final class CoverService: Sendable {
                 }
                 let more = self.state.withLock { state in
                     state.flush = nil
-                    return !state.unrecorded.isEmpty
+                    return !state.unrecorded.isEmpty || !state.unrecordedAnswers.isEmpty
                 }
                 if more { scheduleFlush() }
             }
@@ -171,6 +192,7 @@ public final class CoverService: Sendable {
         }
         state.withLock { state in
             state.unrecorded[reference] = resolution
+            state.unrecordedAnswers.merge(outcome.answers) { _, new in new }
             if !outcome.ids.isEmpty { state.found[id, default: AlbumFindings()].ids.merge(outcome.ids) { old, _ in old } }
             switch event {
             case .coverFetched: state.summary.fetched += 1
@@ -187,22 +209,26 @@ public final class CoverService: Sendable {
     private func deliverFound(_ outcome: Outcome, to id: AlbumID) {
         let event: LibraryEvent
         if let key = outcome.resolution.key {
-            event = .coverFetched(id, reference: key.bundlePath, key: key, bytes: outcome.fetchedBytes ?? 0)
+            // No bytes fetched: a service found it before (the lookup cache) and it is stored.
+            event = outcome.fetchedBytes.map { .coverFetched(id, reference: key.bundlePath, key: key, bytes: $0) }
+                ?? .coverCached(id, reference: key.bundlePath, key: key)
         } else {
             event = .coverFailed(id, reference: "", reason: outcome.resolution.failure ?? "unknown")
         }
         state.withLock { state in
+            state.unrecordedAnswers.merge(outcome.answers) { _, new in new }
             var findings = state.found[id, default: AlbumFindings()]
             findings.cover = outcome.resolution.key
             findings.ids.merge(outcome.ids) { old, _ in old }
             if findings.cover != nil || !findings.ids.isEmpty { state.found[id] = findings }
             if outcome.resolution.key != nil {
-                state.summary.fetched += 1
+                if outcome.fetchedBytes == nil { state.summary.cached += 1 } else { state.summary.fetched += 1 }
             } else {
                 state.summary.failures.append(.init(album: id, reference: "", reason: outcome.resolution.failure ?? ""))
             }
         }
         library.hub.publish(event)
+        scheduleFlush()
     }
 
     /// Writes what the fetchers found into the albums, as one step of history: a cover for
@@ -253,23 +279,68 @@ public final class CoverService: Sendable {
         let subject = request.reference.isEmpty ? "\(request.album?.artist ?? "") - \(request.album?.title ?? "")" : request.reference
         var reasons: [(fetcher: String, reason: String)] = []
         var ids: [String: String] = [:]
+        let known = request.album == nil ? [:] : await library.memento.lookups
+        var answered: [(fetcher: any CoverFetcher, answer: LookupAnswer)] = []
+        let now = Date()
+        // The outcome, with the answers given on the way keyed by the album's identity both
+        // before and after the identities found are added (as the next round sees it).
+        func outcome(_ resolution: CoverResolution, fetchedBytes: Int?) -> Outcome {
+            var result = Outcome(resolution: resolution, fetchedBytes: fetchedBytes, ids: ids)
+            guard let album = request.album else { return result }
+            let albums = [album, AlbumFindings(ids: ids).applied(to: album) ?? album]
+            for (fetcher, answer) in answered {
+                for identity in Set(albums.compactMap { fetcher.lookupKey(for: $0) }) {
+                    result.answers[LookupAnswer.key(fetcher: fetcher.name, identity: identity)] = answer
+                }
+            }
+            return result
+        }
         for fetcher in fetchers {
+            let identity = request.album.flatMap { fetcher.lookupKey(for: $0) }
+            if let identity, let answer = known[LookupAnswer.key(fetcher: fetcher.name, identity: identity)],
+                answer.stands(at: now, retryAfterDays: retryAfterDays)
+            {
+                ids.merge(answer.ids) { old, _ in old }
+                if let cover = answer.cover {
+                    // A cover found before whose bytes are gone is looked up again.
+                    if (try? await store.contains(cover)) == true { return outcome(.stored(cover), fetchedBytes: nil) }
+                } else {
+                    reasons.append((fetcher.name, "\(subject): \(answer.reason ?? "")"))
+                    continue
+                }
+            }
+            if offline {
+                reasons.append((fetcher.name, "\(subject): \(fetcher.findsByAlbum ? "not looked up yet" : "not fetched") (offline)"))
+                continue
+            }
+            func remember(_ answer: LookupAnswer) { if identity != nil { answered.append((fetcher, answer)) } }
             do {
-                guard let found = try await fetcher.find(request) else { continue }
+                guard let found = try await fetcher.find(request) else {
+                    remember(LookupAnswer(at: now, missed: "found nothing"))
+                    continue
+                }
                 ids.merge(found.ids) { old, _ in old }
-                guard let bytes = found.bytes else { continue }
+                guard let bytes = found.bytes else {
+                    if let reason = found.reason { reasons.append((fetcher.name, "\(subject): \(reason)")) }
+                    remember(LookupAnswer(at: now, ids: found.ids, missed: found.reason ?? "found no cover"))
+                    continue
+                }
                 guard let kind = ImageKind(sniffing: bytes) else {
                     reasons.append((fetcher.name, "\(subject): \(ImageKind.notAnImage(bytes))"))
+                    remember(LookupAnswer(at: now, ids: found.ids, missed: ImageKind.notAnImage(bytes)))
                     continue
                 }
                 if fetcher.findsByAlbum, let problem = covers.problem(withFoundImage: bytes) {
                     reasons.append((fetcher.name, "\(subject): \(problem)"))
+                    remember(LookupAnswer(at: now, ids: found.ids, missed: problem))
                     continue
                 }
                 let key = try await store.put(bytes, fileExtension: kind.fileExtension)
-                return Outcome(resolution: .stored(key), fetchedBytes: bytes.count, ids: ids)
+                remember(LookupAnswer(at: now, cover: key, ids: found.ids))
+                return outcome(.stored(key), fetchedBytes: bytes.count)
             } catch {
                 reasons.append((fetcher.name, String(describing: error)))
+                remember(LookupAnswer(at: now, failed: String(describing: error)))
             }
         }
         let failure = switch reasons.count {
@@ -277,7 +348,16 @@ public final class CoverService: Sendable {
         case 1: reasons[0].reason
         default: reasons.map { "\($0.fetcher): \($0.reason)" }.joined(separator: "; ")
         }
-        return Outcome(resolution: .failed(failure), fetchedBytes: 0, ids: ids)
+        return outcome(.failed(failure), fetchedBytes: 0)
+    }
+
+    /// What each lookup service of the chain answered about `album` (nil: not asked yet), in
+    /// chain order, from `lookups` (the memento's); services that ask nothing about it are
+    /// left out.
+    public func lookupAnswers(for album: Album, in lookups: [String: LookupAnswer]) -> [(fetcher: String, answer: LookupAnswer?)] {
+        fetchers.compactMap { fetcher in
+            fetcher.lookupKey(for: album).map { (fetcher.name, lookups[LookupAnswer.key(fetcher: fetcher.name, identity: $0)]) }
+        }
     }
 }
 

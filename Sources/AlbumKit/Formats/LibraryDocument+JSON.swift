@@ -278,6 +278,16 @@ extension JSONOutput {
         }
         try raw(#""current":"#)
         try string(orNull: state.current?.rawValue)
+        if !state.lookups.isEmpty {
+            try raw(#","lookups":{"#)
+            for (index, key) in state.lookups.keys.sorted().enumerated() {
+                if index > 0 { try raw(",") }
+                try string(key)
+                try raw(":")
+                try lookupAnswer(state.lookups[key]!)
+            }
+            try raw("}")
+        }
         try raw(#","nextStep":"#)
         try integer(state.nextStep)
         try raw(#","redo":"#)
@@ -299,6 +309,29 @@ extension JSONOutput {
             try raw("}")
         }
         try raw("]")
+    }
+
+    /// An answer, keys sorted, as `LookupAnswer.encode(to:)` writes it.
+    private mutating func lookupAnswer(_ answer: LookupAnswer) throws {
+        try raw(#"{"at":"#)
+        try integer(Int64(answer.at.timeIntervalSince1970))
+        if let key = answer.cover {
+            try raw(#","cover":"#)
+            try string(key.fileName)
+        }
+        if let failed = answer.failed {
+            try raw(#","failed":"#)
+            try string(failed)
+        }
+        if !answer.ids.isEmpty {
+            try raw(#","ids":"#)
+            try textMap(answer.ids)
+        }
+        if let missed = answer.missed {
+            try raw(#","missed":"#)
+            try string(missed)
+        }
+        try raw("}")
     }
 
     private mutating func coverResolution(_ resolution: CoverResolution) throws {

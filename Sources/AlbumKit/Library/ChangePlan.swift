@@ -20,6 +20,8 @@ struct ChangePlan {
     private var history = History.none
     /// Cover references resolved by the change, merged into the memento.
     var covers: [String: CoverResolution] = [:]
+    /// Lookup answers given by the change, merged into the memento.
+    var lookups: [String: LookupAnswer] = [:]
     /// The memento's whole reference → cover map, when the change replaces it (prune).
     private var replacedCovers: [String: CoverResolution]?
 
@@ -73,6 +75,7 @@ struct ChangePlan {
         var state = self.state
         if let replacedCovers { state.covers = replacedCovers }
         state.covers.merge(covers) { _, new in new }
+        state.lookups.merge(lookups) { _, new in new }
         if let current { state.current = current }
         var stored: StoredChange
         switch history {

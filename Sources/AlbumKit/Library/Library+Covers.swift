@@ -58,12 +58,13 @@ extension Library {
     /// `all`: every album with a cover reference, stored ones are not fetched again) through
     /// `covers.fetchers`; each result is recorded as it lands. An album that names no cover is
     /// asked for too when a fetcher of the chain finds covers by album (a lookup service).
-    /// Returns what happened.
-    public func fetchCovers(of references: [AlbumReference]? = nil, all: Bool = false) async throws -> CoverFetchSummary {
+    /// `offline`: no fetcher is asked; covers come only from the store and from what the
+    /// lookup services answered before. Returns what happened.
+    public func fetchCovers(of references: [AlbumReference]? = nil, all: Bool = false, offline: Bool = false) async throws -> CoverFetchSummary {
         // Other processes (`serve`) learn of each request meanwhile (``CoverFetchNotices``).
         let announcement = CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, hub: hub)
         defer { announcement?.end() }
-        let service = try makeCoverService()
+        let service = try makeCoverService(offline: offline)
         var chosen: [Album] = []
         if let references {
             for reference in references { chosen.append(try await album(reference).album) }
@@ -104,10 +105,12 @@ extension Library {
         return try await service.finish()
     }
 
-    /// A cover service for this library, with the fetcher chain `covers.fetchers` names.
-    public func makeCoverService() throws -> CoverService {
+    /// A cover service for this library, with the fetcher chain `covers.fetchers` names;
+    /// `offline`: one that asks no fetcher.
+    public func makeCoverService(offline: Bool = false) throws -> CoverService {
         let fetchers = try registry.makeCoverFetchers(CoverFetcherContext(configuration: configuration, store: storage.covers))
-        return CoverService(library: self, fetchers: fetchers, covers: configuration.covers)
+        return CoverService(
+            library: self, fetchers: fetchers, covers: configuration.covers, retryAfterDays: configuration.lookups.retryAfterDays, offline: offline)
     }
 
     /// Drops stored covers and memento entries that no album uses — neither in the library

@@ -262,9 +262,13 @@ public actor Library {
         }
     }
 
-    /// Records what fetching gave for each reference, in the memento (not a step of history).
-    public func recordCovers(_ resolutions: [String: CoverResolution]) async throws {
-        try await change { _, plan in plan.covers = resolutions }
+    /// Records what fetching gave for each reference, and what the lookup services answered,
+    /// in the memento (not a step of history).
+    public func recordCovers(_ resolutions: [String: CoverResolution], lookups: [String: LookupAnswer] = [:]) async throws {
+        try await change { _, plan in
+            plan.covers = resolutions
+            plan.lookups = lookups
+        }
     }
 
     /// Replaces albums, memento and history with `replacement` and `steps` (restore, init,

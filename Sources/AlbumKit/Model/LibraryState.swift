@@ -1,11 +1,12 @@
 /// The memento: what survives a restart besides the albums — the current album, the
-/// undo/redo history, and the cover references fetching resolved.
+/// undo/redo history, the cover references fetching resolved, and what the lookup services
+/// answered (SPEC 11).
 ///
 /// The history is a list of ``HistoryRef``s, oldest first: each step itself is stored apart
 /// (a row per step in a database, a journal file beside a library file) and read only by
 /// `undo` and `redo`, so a command that does not walk the history never loads it. Stored as
 /// `{"version":2,"current":ID|null,"undo":[{"id":…,"label":…}],"redo":[…],"nextStep":N,
-/// "covers":{…}}` (`covers` left out when empty). A bundle's `state.json` is a ``StateFile``.
+/// "covers":{…},"lookups":{…}}` (`covers` and `lookups` left out when empty). A bundle's `state.json` is a ``StateFile``.
 public struct LibraryState: Hashable, Sendable, Codable {
     /// The format version of the stored memento.
     public static let version = 2
@@ -22,19 +23,23 @@ public struct LibraryState: Hashable, Sendable, Codable {
     public var nextStep: Int64
     /// Remote and file cover references → what fetching them gave.
     public var covers: [String: CoverResolution]
+    /// What each lookup service answered about an album's identity (the lookup cache), under
+    /// ``LookupAnswer/key(fetcher:identity:)``.
+    public var lookups: [String: LookupAnswer]
 
     public init(
         current: AlbumID? = nil, undo: [HistoryRef] = [], redo: [HistoryRef] = [], nextStep: Int64 = 1,
-        covers: [String: CoverResolution] = [:]
+        covers: [String: CoverResolution] = [:], lookups: [String: LookupAnswer] = [:]
     ) {
         self.current = current
         self.undo = undo
         self.redo = redo
         self.nextStep = max(nextStep, (undo + redo).map(\.id).max().map { $0 + 1 } ?? 1)
         self.covers = covers
+        self.lookups = lookups
     }
 
-    private enum CodingKeys: String, CodingKey { case version, current, undo, redo, nextStep, covers }
+    private enum CodingKeys: String, CodingKey { case version, current, undo, redo, nextStep, covers, lookups }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -48,7 +53,8 @@ public struct LibraryState: Hashable, Sendable, Codable {
             undo: try container.decodeIfPresent([HistoryRef].self, forKey: .undo) ?? [],
             redo: try container.decodeIfPresent([HistoryRef].self, forKey: .redo) ?? [],
             nextStep: try container.decodeIfPresent(Int64.self, forKey: .nextStep) ?? 1,
-            covers: try container.decodeIfPresent([String: CoverResolution].self, forKey: .covers) ?? [:])
+            covers: try container.decodeIfPresent([String: CoverResolution].self, forKey: .covers) ?? [:],
+            lookups: try container.decodeIfPresent([String: LookupAnswer].self, forKey: .lookups) ?? [:])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,6 +69,7 @@ public struct LibraryState: Hashable, Sendable, Codable {
         try container.encode(redo, forKey: .redo)
         try container.encode(nextStep, forKey: .nextStep)
         if !covers.isEmpty { try container.encode(covers, forKey: .covers) }
+        if !lookups.isEmpty { try container.encode(lookups, forKey: .lookups) }
     }
 
     /// Every step the history names.

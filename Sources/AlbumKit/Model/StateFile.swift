@@ -1,6 +1,6 @@
 /// A bundle's `state.json` (SPEC 5): the memento with every step of history written out —
-/// `{"version":1,"current":ID|null,"undo":[step…],"redo":[step…],"covers":{…}}`, oldest first,
-/// each step a ``HistoryStep`` (`covers` left out when empty). What `export` writes, `restore`
+/// `{"version":1,"current":ID|null,"undo":[step…],"redo":[step…],"covers":{…},"lookups":{…}}`,
+/// oldest first, each step a ``HistoryStep`` (`covers` and `lookups` left out when empty). What `export` writes, `restore`
 /// and `migrate` bring back exactly.
 public struct StateFile: Hashable, Sendable, Codable {
     /// The format version of `state.json`.
@@ -14,6 +14,8 @@ public struct StateFile: Hashable, Sendable, Codable {
     public var redo: [HistoryStep]
     /// Remote and file cover references → what fetching them gave.
     public var covers: [String: CoverResolution]
+    /// What the lookup services answered (``LibraryState/lookups``).
+    public var lookups: [String: LookupAnswer]
     /// The ids a library gave the steps, when the file is that library's own storage (a
     /// bundle-backed library keeps them, so they stay stable); never in an exported bundle.
     public var stepIDs: StepIDs?
@@ -25,14 +27,18 @@ public struct StateFile: Hashable, Sendable, Codable {
         public var next: Int64
     }
 
-    public init(current: AlbumID? = nil, undo: [HistoryStep] = [], redo: [HistoryStep] = [], covers: [String: CoverResolution] = [:]) {
+    public init(
+        current: AlbumID? = nil, undo: [HistoryStep] = [], redo: [HistoryStep] = [], covers: [String: CoverResolution] = [:],
+        lookups: [String: LookupAnswer] = [:]
+    ) {
         self.current = current
         self.undo = undo
         self.redo = redo
         self.covers = covers
+        self.lookups = lookups
     }
 
-    private enum CodingKeys: String, CodingKey { case version, current, undo, redo, covers, stepIDs = "albumkitStepIDs" }
+    private enum CodingKeys: String, CodingKey { case version, current, undo, redo, covers, lookups, stepIDs = "albumkitStepIDs" }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -45,6 +51,7 @@ public struct StateFile: Hashable, Sendable, Codable {
         undo = try container.decodeIfPresent([HistoryStep].self, forKey: .undo) ?? []
         redo = try container.decodeIfPresent([HistoryStep].self, forKey: .redo) ?? []
         covers = try container.decodeIfPresent([String: CoverResolution].self, forKey: .covers) ?? [:]
+        lookups = try container.decodeIfPresent([String: LookupAnswer].self, forKey: .lookups) ?? [:]
         stepIDs = try container.decodeIfPresent(StepIDs.self, forKey: .stepIDs)
     }
 
@@ -55,6 +62,7 @@ public struct StateFile: Hashable, Sendable, Codable {
         try container.encode(undo, forKey: .undo)
         try container.encode(redo, forKey: .redo)
         if !covers.isEmpty { try container.encode(covers, forKey: .covers) }
+        if !lookups.isEmpty { try container.encode(lookups, forKey: .lookups) }
         try container.encodeIfPresent(stepIDs, forKey: .stepIDs)
     }
 
@@ -75,7 +83,7 @@ public struct StateFile: Hashable, Sendable, Codable {
         let undoRefs = refs(undo, stepIDs?.undo)
         let redoRefs = refs(redo, stepIDs?.redo)
         let nextStep = fits ? max(next, stepIDs!.next) : next
-        return (LibraryState(current: current, undo: undoRefs, redo: redoRefs, nextStep: nextStep, covers: covers), steps)
+        return (LibraryState(current: current, undo: undoRefs, redo: redoRefs, nextStep: nextStep, covers: covers, lookups: lookups), steps)
     }
 
     /// The file for `state` whose steps are `steps`.
@@ -90,7 +98,7 @@ public struct StateFile: Hashable, Sendable, Codable {
             }
             return result
         }
-        self.init(current: state.current, undo: try resolve(state.undo), redo: try resolve(state.redo), covers: state.covers)
+        self.init(current: state.current, undo: try resolve(state.undo), redo: try resolve(state.redo), covers: state.covers, lookups: state.lookups)
     }
 
     /// This file with the ids `state` gives its steps (for a library's own storage).

@@ -15,6 +15,7 @@ struct CoversCommand: AsyncParsableCommand {
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Every album with a cover reference, stored ones included (they are not fetched again).") var all = false
+        @Flag(help: "Send no request: covers come only from the store and from what the lookup services answered before.") var offline = false
         @Argument(help: "Positions or ids of the albums whose covers to fetch.") var albums: [String] = []
 
         func validate() throws {
@@ -23,8 +24,9 @@ struct CoversCommand: AsyncParsableCommand {
 
         func run() async throws {
             let summary = try await global.withLibrary(progress: true) { library, _ in
-                try await library.fetchCovers(of: albums.isEmpty ? nil : albums.map(AlbumReference.init), all: all)
+                try await library.fetchCovers(of: albums.isEmpty ? nil : albums.map(AlbumReference.init), all: all, offline: offline)
             }
+            for note in summary.notes { Console.warning(note) }
             print("Covers: \(summary.fetched) fetched, \(summary.cached) already stored, \(summary.failures.count) failed.")
             if !summary.requests.isEmpty {
                 print("Requests: " + summary.requests.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ".")
@@ -41,16 +43,20 @@ struct CoversCommand: AsyncParsableCommand {
 
     /// `albumkit covers status`.
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show each album's cover: stored, missing, failed (with the last error) or none.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show each album's cover: stored, missing, failed (with the last error) or none.",
+            discussion: "With lookup services in covers.fetchers, says which one found a cover, or what each answered about an album without one.")
 
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             try await global.withLibrary { library, _ in
                 let listed = try await library.listed()
-                let resolutions = await library.memento.covers
+                let (resolutions, lookups) = await (library.memento.covers, library.memento.lookups)
+                let service = try await library.makeCoverService()
                 Console.out(rendered: CoverStatusTable.render(
-                    listed, resolutions: resolutions, width: Console.width(.output), colour: Console.usesColour(.output)))
+                    listed, resolutions: resolutions, lookups: { service.lookupAnswers(for: $0, in: lookups) },
+                    width: Console.width(.output), colour: Console.usesColour(.output)))
                 Console.out(CoverStatusTable.summary(listed))
             }
         }

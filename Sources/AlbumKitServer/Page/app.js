@@ -803,6 +803,40 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
+// ---- Find covers: the lookup services asked about the albums in view that name none ---
+
+/** The albums in view: the matches shown, else the row's loaded albums around the current one. */
+function albumsInView() {
+  if (!page.results.hidden) return results.items;
+  const reach = scroller.cellsInView();
+  const shown = [];
+  for (let index = scroller.currentIndex - reach; index <= scroller.currentIndex + reach; index++) {
+    const album = albums.byIndex.get(index);
+    if (album) shown.push(album);
+  }
+  return shown;
+}
+
+/** Runs a round of lookups (as `albumkit covers fetch ID…`); each album's spinner is started
+ * and stopped by its cover events, the round's outcome said when it ends. */
+async function findCovers() {
+  const ids = albumsInView().filter((album) => album.cover === "none").map((album) => album.id);
+  if (ids.length === 0) return toast.show("Every album in view names a cover.");
+  const button = byId("find-covers");
+  button.disabled = true;
+  showProgress(`Finding covers for ${ids.length} ${ids.length === 1 ? "album" : "albums"}…`, null);
+  try {
+    const round = await api("POST", "/api/covers/find", { ids });
+    const requests = Object.entries(round.requests).map(([service, count]) => `${service} ${count}`).join(", ");
+    toast.show(`Covers: ${round.fetched} found, ${round.cached} known, ${round.failed.length} not found` +
+      (requests ? ` (requests: ${requests})` : "") + [""].concat(round.notes).join(". "));
+  } finally {
+    button.disabled = false;
+    page.progress.hidden = true;
+  }
+}
+byId("find-covers").addEventListener("click", () => attempt(findCovers));
+
 // ---- Drop a bundle or album list: streamed up, imported as one undoable step ----------
 
 let dragDepth = 0;

@@ -157,6 +157,33 @@ struct HistoryStepBody: Encodable {
     let albums: [String]
 }
 
+/// `POST /api/covers/find`: the albums whose covers to look up.
+struct FindCoversBody: Decodable {
+    let ids: [String]
+}
+
+/// `POST /api/covers/find`: what the round did (as `covers fetch` prints it).
+struct CoverRoundBody: Encodable {
+    struct Failure: Encodable {
+        let id: String
+        let reason: String
+    }
+
+    let fetched: Int
+    let cached: Int
+    let failed: [Failure]
+    let requests: [String: Int]
+    let notes: [String]
+
+    init(_ summary: CoverFetchSummary) {
+        fetched = summary.fetched
+        cached = summary.cached
+        failed = summary.failures.map { Failure(id: $0.album.rawValue, reason: $0.reason) }
+        requests = summary.requests
+        notes = summary.notes
+    }
+}
+
 /// `POST /api/import`: what an import did (as `import` prints it).
 struct ImportBody: Encodable {
     let added: Int

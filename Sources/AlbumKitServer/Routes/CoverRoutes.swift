@@ -6,10 +6,24 @@ import Hummingbird
 /// ETag and the content never changes under a name, so covers are cached as immutable and
 /// a matching `If-None-Match` gets 304. A name that is not 64 hex digits is answered 404
 /// here and never reaches the store.
+///
+/// `POST /api/covers/find` with `{"ids": [...]}`: the page's "Find covers" — the lookup
+/// services of `covers.fetchers` asked for the albums named that name no cover; answered
+/// when the round ends, its spinners started and stopped by the events meanwhile.
 struct CoverRoutes: Sendable {
     let gateway: LibraryGateway
 
+    /// The most albums one round is asked for: a page's worth in view.
+    static let maxFind = 1_000
+
     func register(on router: Router<ServeContext>) {
+        router.post("/api/covers/find") { request, _ in
+            let ids = try await JSONBody.decode(FindCoversBody.self, from: request).ids
+            guard ids.count <= Self.maxFind else {
+                throw APIError(.unprocessableContent, "\(ids.count) albums asked for: at most \(Self.maxFind) a round")
+            }
+            return JSONBody.response(CoverRoundBody(try await gateway.findCovers(ids.map(AlbumID.init(rawValue:)))))
+        }
         router.get("/api/covers/:sha256") { request, context in
             guard let name = context.parameters.get("sha256"), let sha256 = Self.hash(name) else {
                 throw APIError(.notFound, "no cover '\(context.parameters.get("sha256") ?? "")': a cover is named by 64 hexadecimal digits")

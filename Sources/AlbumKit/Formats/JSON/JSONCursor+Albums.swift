@@ -1,3 +1,5 @@
+import Foundation
+
 /// The album-shaped values of library files and album lists, read straight from the text with
 /// the meaning their `Decodable` conformances give them (``AlbumRecord``, ``LibraryState``).
 extension JSONCursor {
@@ -195,6 +197,7 @@ extension JSONCursor {
         var redo: [HistoryRef] = []
         var nextStep: Int64 = 1
         var covers: [String: CoverResolution] = [:]
+        var lookups: [String: LookupAnswer] = [:]
         try members { cursor, key in
             if key.is("version") {
                 try seen.mark(0, cursor)
@@ -214,12 +217,15 @@ extension JSONCursor {
             } else if key.is("covers") {
                 try seen.mark(5, cursor)
                 if !cursor.takeNull() { covers = try cursor.coverResolutions() }
+            } else if key.is("lookups") {
+                try seen.mark(6, cursor)
+                if !cursor.takeNull() { lookups = try cursor.lookupAnswers() }
             } else {
                 try cursor.skipValue()
             }
         }
         guard version == Int64(LibraryState.version) else { throw refusal("memento version \(version)") }
-        return LibraryState(current: current, undo: undo, redo: redo, nextStep: nextStep, covers: covers)
+        return LibraryState(current: current, undo: undo, redo: redo, nextStep: nextStep, covers: covers, lookups: lookups)
     }
 
     private mutating func historyRefs() throws -> [HistoryRef] {
@@ -253,10 +259,7 @@ extension JSONCursor {
             try cursor.members { cursor, key in
                 if key.is("cover") {
                     try seen.mark(0, cursor)
-                    resolution.key = try cursor.optionalString().map { name in
-                        guard let key = CoverKey(fileName: name) else { throw cursor.refusal("'\(name)' is not <sha256>.<ext>") }
-                        return key
-                    }
+                    resolution.key = try cursor.coverKey()
                 } else if key.is("failed") {
                     try seen.mark(1, cursor)
                     resolution.failure = try cursor.optionalString()
@@ -267,6 +270,47 @@ extension JSONCursor {
             guard resolutions.updateValue(resolution, forKey: reference) == nil else { throw cursor.refusal("a cover reference given twice") }
         }
         return resolutions
+    }
+
+    private mutating func lookupAnswers() throws -> [String: LookupAnswer] {
+        var answers: [String: LookupAnswer] = [:]
+        try stringKeyedMembers { cursor, name in
+            var seen = KeysSeen()
+            var at: Int64?
+            var answer = LookupAnswer(at: Date(timeIntervalSince1970: 0))
+            try cursor.members { cursor, key in
+                if key.is("at") {
+                    try seen.mark(0, cursor)
+                    at = try cursor.integer()
+                } else if key.is("cover") {
+                    try seen.mark(1, cursor)
+                    answer.cover = try cursor.coverKey()
+                } else if key.is("ids") {
+                    try seen.mark(2, cursor)
+                    answer.ids = try cursor.takeNull() ? [:] : cursor.textMap()
+                } else if key.is("missed") {
+                    try seen.mark(3, cursor)
+                    answer.missed = try cursor.optionalString()
+                } else if key.is("failed") {
+                    try seen.mark(4, cursor)
+                    answer.failed = try cursor.optionalString()
+                } else {
+                    try cursor.skipValue()
+                }
+            }
+            guard let at else { throw cursor.refusal("a lookup answer without its time") }
+            answer.at = Date(timeIntervalSince1970: TimeInterval(at))
+            guard answers.updateValue(answer, forKey: name) == nil else { throw cursor.refusal("a lookup answer given twice") }
+        }
+        return answers
+    }
+
+    /// A stored cover's name (`<sha256>.<ext>`) as its key, or nil for null.
+    private mutating func coverKey() throws -> CoverKey? {
+        try optionalString().map { name in
+            guard let key = CoverKey(fileName: name) else { throw refusal("'\(name)' is not <sha256>.<ext>") }
+            return key
+        }
     }
 
     /// A string, or nil for null.
