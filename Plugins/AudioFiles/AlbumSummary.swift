@@ -1,5 +1,6 @@
 import AlbumKit
 import Foundation
+import SourceSupport
 
 /// What the tracks of one album have said so far — a few strings and counters however many
 /// tracks there are; never their bytes.
@@ -46,9 +47,10 @@ struct AlbumSummary {
     /// else `folderCover` (the folder's `cover.jpg`/`folder.jpg`).
     func record(folderCover: String?) -> AlbumRecord {
         let artist = !key.albumArtist.isEmpty ? key.albumArtist : (artistsDiffer ? "Various Artists" : firstArtist ?? "")
+        let musicBrainzID = musicBrainzIDs.mostCommon
         return AlbumRecord(
-            id: musicBrainzIDs.mostCommon.map { AlbumID(rawValue: "mb:\($0)") },
-            title: key.album, artist: artist, genre: genres.mostCommon ?? "", year: years.mostCommon ?? "",
+            id: musicBrainzID.isEmpty ? nil : AlbumID(rawValue: "mb:\(musicBrainzID)"),
+            title: key.album, artist: artist, genre: genres.mostCommon, year: years.mostCommon,
             coverUrl: embeddedCover ?? folderCover)
     }
 }

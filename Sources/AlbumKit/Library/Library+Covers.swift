@@ -13,7 +13,7 @@ extension Library {
             case .update(let before, let after) where before.coverUrl != after.coverUrl: album = after
             default: return nil
             }
-            guard let reference = album.coverUrl, !reference.hasPrefix("covers/"), state.covers[reference]?.key == nil else {
+            guard let reference = album.coverUrl, !CoverReference.isInFolder(reference), state.covers[reference]?.key == nil else {
                 return nil
             }
             return .coverRequested(album.id, reference: reference)

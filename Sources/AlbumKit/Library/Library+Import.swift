@@ -85,7 +85,7 @@ private struct ImportMerge {
 
     mutating func add(_ item: ImportItem) throws {
         var album = try item.record.validated(newID: .generate(), label: item.label)
-        if let payload = item.cover, let reference = album.coverUrl, !reference.hasPrefix("covers/") {
+        if let payload = item.cover, let reference = album.coverUrl, !CoverReference.isInFolder(reference) {
             resolutions[reference] = .stored(payload.key)
         }
         if case .replace(let id) = item.disposition, replace(id, with: &album) { return }
