@@ -86,22 +86,23 @@ extension Library {
     }
 
     /// Runs `body` with a cover service answering every `cover.requested` on the hub, then
-    /// waits for every fetch it started and returns what happened. Other processes (`serve`)
-    /// learn of each request meanwhile (``CoverFetchNotices``).
-    public func fetchingCovers(_ body: () async throws -> Void) async throws -> CoverFetchSummary {
+    /// waits for every fetch it started and returns what `body` returned and what happened.
+    /// Other processes (`serve`) learn of each request meanwhile (``CoverFetchNotices``).
+    public func fetchingCovers<Result>(_ body: () async throws -> Result) async throws -> (result: Result, covers: CoverFetchSummary) {
         let announcement = CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, hub: hub)
         defer { announcement?.end() }
         let service = try makeCoverService()
         LeftoverFiles.sweepCovers(of: storage.covers)
         let subscription = service.attach()
         defer { subscription.cancel() }
+        let result: Result
         do {
-            try await body()
+            result = try await body()
         } catch {
             _ = try? await service.finish()
             throw error
         }
-        return try await service.finish()
+        return (result, try await service.finish())
     }
 
     /// A cover service for this library, with the fetcher chain `covers.fetchers` names.

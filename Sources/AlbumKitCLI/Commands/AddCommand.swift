@@ -48,7 +48,7 @@ struct AddCommand: AsyncParsableCommand {
             }
             let summary = try await library.fetchingCovers {
                 report(try await library.add(record, at: at))
-            }
+            }.covers
             await context.warn(about: summary, in: library)
         }
     }

@@ -65,7 +65,7 @@ struct UpdateCommand: AsyncParsableCommand {
             }
             let summary = try await library.fetchingCovers {
                 report(try await library.update(ids, patch), byQuery: selection.byQuery)
-            }
+            }.covers
             await context.warn(about: summary, in: library)
         }
     }
