@@ -23,7 +23,7 @@ import Testing
 
     @Test func aCoverFromAnotherSourceIsHashedAndRefusedWhenItsNameLies() async throws {
         let sources: [any AlbumSource] = [MisnamingSource(), BundleSource()]
-        #expect(sources.map { $0 is any CoverCheckingSource } == [false, true])
+        #expect(sources.map(\.checksCoverNames) == [false, true])
         let workspace = try Workspace()
         defer { workspace.remove() }
         let fixture = try await LibraryFixture.make(in: workspace)

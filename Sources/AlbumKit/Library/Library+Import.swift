@@ -118,8 +118,8 @@ struct ImportCommit: Sendable {
 private struct ImportMerge {
     private let library: [Album]
     private var indexOf: [AlbumID: Int] = [:]
-    /// The place in the run of each new album, by its id's fingerprint: 100 000 ids as
-    /// fingerprints and places are 2.6 MB, as ids and positions in a dictionary 9.5.
+    /// The place in the run of each new album, by its id's fingerprint: a fraction of what
+    /// ids and positions in a dictionary take (BENCHMARKS.md).
     private var placeOf: FingerprintTable
     private var run: AppendedAlbums.Writer
     private var updates: [LibraryEdit] = []

@@ -40,10 +40,10 @@ public struct ImportPipeline: Sendable {
             var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
             let survivors: Spilled<ImportItem>
             do {
-                let batch = StageBatch(
+                var batch = StageBatch(
                     library: try await snapshot(), options: options, hub: hub, carriedCovers: contents.covers,
-                    isStored: { (try? await store.contains($0)) == true }, albumCount: contents.items.count,
-                    scratchFolder: configuration.libraryDirectory)
+                    isStored: { (try? await store.contains($0)) == true }, albumCount: contents.items.count)
+                batch.scratchFolder = configuration.libraryDirectory
                 // The carried covers' map (a key for every cover of a large bundle) is the
                 // batch's now, and let go with it before the commit.
                 contents.covers = [:]
