@@ -195,7 +195,7 @@ let package = Package(
         .target(name: "CTagShim", dependencies: ["CTagLib"]),
         .target(
             name: "AudioFiles",
-            dependencies: ["AlbumKit", "AlbumKitBundle", "CTagShim"],
+            dependencies: ["AlbumKit", "AlbumKitBundle", "SourceSupport", "CTagShim"],
             path: "Plugins/AudioFiles"
         ),
         .testTarget(

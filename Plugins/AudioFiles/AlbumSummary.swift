@@ -1,5 +1,6 @@
 import AlbumKit
 import Foundation
+import SourceSupport
 
 /// What the tracks of one album have said so far: a few tallies, and each track's title,
 /// numbers, length and ids — never their bytes.
@@ -72,16 +73,16 @@ struct AlbumSummary {
     /// `cover.jpg`/`folder.jpg`).
     func record(folderCover: String?) -> AlbumRecord {
         let artist = !key.albumArtist.isEmpty ? key.albumArtist : (artistsDiffer ? "Various Artists" : firstArtist ?? "")
-        let musicBrainzID = musicBrainzIDs.mostCommon
-        let genre = genres.mostCommon ?? ""
+        let musicBrainzID = musicBrainzIDs.mostCommon.nonEmpty
+        let genre = genres.mostCommon
         var record = AlbumRecord(
             id: musicBrainzID.map { AlbumID(rawValue: "mb:\($0)") },
-            title: key.album, artist: artist, genre: genre, year: years.mostCommon ?? "", coverUrl: embeddedCover ?? folderCover)
-        record.tags = genres.values.filter { $0 != genre }
-        record[.released] = dates.mostCommon.flatMap(Self.releaseDate)
-        for (field, values) in named { record[field] = values.mostCommon }
+            title: key.album, artist: artist, genre: genre, year: years.mostCommon, coverUrl: embeddedCover ?? folderCover)
+        record.tags = genres.seen.map(\.value).filter { $0 != genre }
+        record[.released] = dates.mostCommon.nonEmpty.flatMap(Self.releaseDate)
+        for (field, values) in named { record[field] = values.mostCommon.nonEmpty }
         record.ids["musicbrainz"] = musicBrainzID
-        record.ids["musicbrainzGroup"] = releaseGroups.mostCommon
+        record.ids["musicbrainzGroup"] = releaseGroups.mostCommon.nonEmpty
         // In disc and track order: an archive gives its files in any order.
         record.tracks = tracks.enumerated().sorted { ($0.element.disc ?? 0, $0.element.number ?? 0, $0.offset) < ($1.element.disc ?? 0, $1.element.number ?? 0, $1.offset) }
             .map { _, track in
@@ -118,4 +119,9 @@ extension String {
         let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
+}
+
+private extension String {
+    /// The value, or nil when empty: a tally's "nothing counted".
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

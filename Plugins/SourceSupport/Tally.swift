@@ -1,18 +1,26 @@
 /// Counts values to find the most common one — an album's genre or year from its tracks'.
 /// Ties go to the value seen first, so the result does not depend on hashing.
+///
+/// Bounded: it counts at most ``capacity`` distinct values (the first ones seen); later new
+/// values are not counted. An album's tracks rarely carry more than a few genres or years,
+/// and an album of thousands of tracks with thousands of distinct values stays small.
 public struct Tally: Sendable {
+    /// The most distinct values counted.
+    public static let capacity = 32
+
     private var counts: [String: Int] = [:]
+    /// The values in the order first seen, for ties.
     private var order: [String] = []
 
     /// An empty tally.
     public init() {}
 
-    /// Counts `value`; empty values are not counted.
+    /// Counts `value`; empty values are not counted, nor a new value once ``capacity`` are.
     public mutating func add(_ value: String) {
         guard !value.isEmpty else { return }
         if let count = counts[value] {
             counts[value] = count + 1
-        } else {
+        } else if order.count < Self.capacity {
             counts[value] = 1
             order.append(value)
         }

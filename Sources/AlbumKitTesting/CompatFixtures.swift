@@ -8,7 +8,7 @@ public enum CompatFixtures {
             try! Album(
                 id: AlbumID("fixture-\(index)"), title: "Album \(index)", artist: "Artist \(index % 7)",
                 genre: ["Pop", "Jazz", ""][index % 3], year: index % 4 == 0 ? "" : String(1950 + index % 70),
-                coverUrl: index % 2 == 0 ? "covers/" + String(repeating: "ab", count: 32) + ".png" : nil)
+                coverUrl: index % 2 == 0 ? CoverReference.folder + String(repeating: "ab", count: 32) + ".png" : nil)
         }
     }
 

@@ -296,7 +296,7 @@ public struct StorageBackendCompatTest: Sendable {
         var after = LibrarySnapshot(albums: first)
         try after.apply(LibraryChange(label: "", edits: edits))
         after.state.current = run[700].id
-        let appended = try AppendedAlbums(run, in: FileManager.default.temporaryDirectory)
+        let appended = try AppendedAlbums(run)
         try await backend.withWriter { writer, _ in
             try await writer.save(after, change: StoredChange(albums: .appending(appended, after: edits)))
         }

@@ -23,7 +23,7 @@ import Testing
 
     @Test func aCoverFromAnotherSourceIsHashedAndRefusedWhenItsNameLies() async throws {
         let sources: [any AlbumSource] = [MisnamingSource(), BundleSource()]
-        #expect(sources.map { $0 is any CoverCheckingSource } == [false, true])
+        #expect(sources.map(\.checksCoverNames) == [false, true])
         let workspace = try Workspace()
         defer { workspace.remove() }
         let fixture = try await LibraryFixture.make(in: workspace)
@@ -33,7 +33,7 @@ import Testing
         try Data("anything".utf8).write(to: input)
         let before = Workspace.contents(of: fixture.folder)
         let pipeline = ImportPipeline(registry: registry, configuration: fixture.library.configuration)
-        let error = await #expect(throws: AlbumKitError.self) { try await pipeline.run([input], into: fixture.library) }
+        let error = await #expect(throws: AlbumKitError.self) { try await fixture.library.importAlbums(from: [input], through: pipeline) }
         let named = CoverKey(bytes: Data("the named bytes".utf8), fileExtension: "png")
         let actual = SHA256Digest.hex(of: Data("other bytes".utf8))
         #expect(error?.description.contains("\(input.path) entry \(named.bundlePath)") == true, "\(String(describing: error))")

@@ -209,7 +209,7 @@ struct LibraryFixture {
     func importing(_ inputs: [URL], limits: Limits = Limits()) async throws -> ImportSummary {
         var configuration = library.configuration
         configuration.limits = limits
-        return try await ImportPipeline(registry: registry, configuration: configuration).run(inputs, into: library).summary
+        return try await library.importAlbums(from: inputs, through: ImportPipeline(registry: registry, configuration: configuration)).summary
     }
 }
 

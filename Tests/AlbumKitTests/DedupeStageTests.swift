@@ -13,7 +13,8 @@ import Testing
         let folder = try TemporaryFolder("dedupe-many")
         defer { folder.remove() }
         let library = LibrarySnapshot(albums: try (0..<3).map { try Album(id: AlbumID("lib-\($0)"), title: "Library \($0)", artist: "L") })
-        let batch = StageBatch(library: library, options: ImportOptions(onDuplicate: .skip), hub: NotificationHub(), albumCount: 6_003, scratchFolder: folder.url)
+        var batch = StageBatch(library: library, options: ImportOptions(onDuplicate: .skip), hub: NotificationHub(), albumCount: 6_003)
+        batch.scratchFolder = folder.url
         var stage = DedupeStage()
         try await stage.begin(batch)
         let padding = String(repeating: "ü", count: 60)

@@ -3,7 +3,7 @@ import AlbumKitTesting
 import Foundation
 import Testing
 
-/// The import's commit as the pipeline calls it: the merge of the albums that passed the stages.
+/// The import's commit as the library calls it: the merge of the albums that passed the stages.
 @Suite struct ImportMergeTests {
     /// The commit takes its albums one at a time and reports each album's outcome in input
     /// order; the new albums go to a run appended at the end, and an album the same import
@@ -25,7 +25,7 @@ import Testing
         items[3].disposition = .replace("kept")
         var pulled = 0
         var next = items.makeIterator()
-        let commit = try await library.commitImport(expecting: items.count) {
+        let commit = try await library.mergeImport(expecting: items.count) {
             defer { pulled += 1 }
             return next.next()
         }

@@ -39,6 +39,32 @@ import Testing
         #expect(try await library.albums().isEmpty, "one undo takes a whole import back")
     }
 
+    /// The library publishes an import's events from one place: its own account of the change
+    /// (`library.*`, once saved), then each album's outcome, then the end; a refused import
+    /// publishes its failure and nothing of the library's.
+    @Test func importPublishesTheChangeThenEachOutcomeThenTheEnd() async throws {
+        let folder = try TemporaryFolder("import-events")
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        try await library.add(AlbumRecord(id: "kid-a", title: "Kid A", artist: "Radiohead"))
+        let list = folder.path("albums.json")
+        try Data(#"[{"id": "kid-a", "title": "Kid A (remaster)", "artist": "Radiohead"}, {"title": "Low", "artist": "David Bowie"}]"#.utf8).write(to: list)
+        let broken = folder.path("broken.json")
+        try Data(#"[{"title": "Low""#.utf8).write(to: broken)
+        let names = NamesCollector()
+        let subscription = library.hub.subscribe { event in
+            if !["import.progress", "pipeline.stageFinished"].contains(event.name) { names.append(event.name) }
+        }
+        defer { subscription.cancel() }
+        _ = try await library.importAlbums(from: [list], options: ImportOptions(onDuplicate: .replace))
+        await #expect(throws: AlbumKitError.self) { try await library.importAlbums(from: [broken]) }
+        #expect(names.all == [
+            "import.started", "library.albumUpdated", "library.albumAdded", "library.saved",
+            "import.albumImported", "import.albumImported", "import.finished",
+            "import.started", "import.failed",
+        ])
+    }
+
     @Test(arguments: ["xml", "binary"])
     func plistWrittenByPythonPlistlibImports(_ format: String) async throws {
         let folder = try TemporaryFolder("plist")

@@ -10,7 +10,7 @@ public struct BundleCoverFetcher: CoverFetcher {
     public var name: String { "bundle" }
 
     public func fetch(_ request: CoverFetchRequest) async throws -> Data? {
-        guard request.reference.hasPrefix("covers/") else { return nil }
+        guard CoverReference.isInFolder(request.reference) else { return nil }
         guard let key = CoverKey(fileName: request.reference), let bytes = try await store.data(for: key) else {
             throw AlbumKitError.noSuchCover(request.reference, "the bundle that named this cover did not carry it")
         }

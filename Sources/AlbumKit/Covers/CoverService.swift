@@ -258,7 +258,7 @@ public final class CoverService: Sendable {
         {
             return Outcome(resolution: .stored(key), fetchedBytes: nil)
         }
-        if let scheme = URL(string: reference)?.scheme?.lowercased(), !reference.hasPrefix("covers/"), !allowedSchemes.contains(scheme) {
+        if let scheme = URL(string: reference)?.scheme?.lowercased(), !CoverReference.isInFolder(reference), !allowedSchemes.contains(scheme) {
             return Outcome(resolution: .failed("\(reference): the scheme '\(scheme)' is not in covers.allowedSchemes"), fetchedBytes: 0)
         }
         var album = album

@@ -107,9 +107,7 @@ public struct AlbumPatch: Sendable, Hashable {
             return prefix + rest
         }
         guard AlbumField.isFieldName(name) else { throw invalidName(name) }
-        if let close = Spelling.closest(to: name, among: AlbumField.names + ["cover"]),
-            Spelling.editDistance(Array(name.lowercased()), Array(close.lowercased())) <= 2
-        {
+        if let close = Spelling.typo(of: name, among: AlbumField.names + ["cover"]) {
             throw AlbumKitError(
                 .invalidAlbum,
                 "unknown field '\(name)' (did you mean '\(close)'? to keep a field of your own by that name, write 'fields.\(name)')")

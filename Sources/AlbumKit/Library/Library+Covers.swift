@@ -13,7 +13,7 @@ extension Library {
             case .update(let before, let after) where before.coverUrl != after.coverUrl: album = after
             default: return nil
             }
-            guard let reference = album.coverUrl, !reference.hasPrefix("covers/"), state.covers[reference]?.key == nil else {
+            guard let reference = album.coverUrl, !CoverReference.isInFolder(reference), state.covers[reference]?.key == nil else {
                 return nil
             }
             return .coverRequested(album.id, reference: reference)
@@ -87,22 +87,23 @@ extension Library {
     }
 
     /// Runs `body` with a cover service answering every `cover.requested` on the hub, then
-    /// waits for every fetch it started and returns what happened. Other processes (`serve`)
-    /// learn of each request meanwhile (``CoverFetchNotices``).
-    public func fetchingCovers(_ body: () async throws -> Void) async throws -> CoverFetchSummary {
+    /// waits for every fetch it started and returns what `body` returned and what happened.
+    /// Other processes (`serve`) learn of each request meanwhile (``CoverFetchNotices``).
+    public func fetchingCovers<Result>(_ body: () async throws -> Result) async throws -> (result: Result, covers: CoverFetchSummary) {
         let announcement = CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, hub: hub)
         defer { announcement?.end() }
         let service = try makeCoverService()
         LeftoverFiles.sweepCovers(of: storage.covers)
         let subscription = service.attach()
         defer { subscription.cancel() }
+        let result: Result
         do {
-            try await body()
+            result = try await body()
         } catch {
             _ = try? await service.finish()
             throw error
         }
-        return try await service.finish()
+        return (result, try await service.finish())
     }
 
     /// A cover service for this library, with the fetcher chain `covers.fetchers` names;

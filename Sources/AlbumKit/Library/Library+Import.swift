@@ -7,10 +7,65 @@ extension Library {
         from inputs: [URL], options: ImportOptions = ImportOptions(), fetchCovers: Bool = false
     ) async throws -> (report: ImportReport, covers: CoverFetchSummary?) {
         let pipeline = ImportPipeline(registry: registry, configuration: configuration, options: options)
-        guard fetchCovers && !options.dryRun else { return (try await pipeline.run(inputs, into: self), nil) }
-        var report: ImportReport?
-        let covers = try await fetchingCovers { report = try await pipeline.run(inputs, into: self) }
-        return (report!, covers)
+        guard fetchCovers && !options.dryRun else { return (try await importAlbums(from: inputs, through: pipeline), nil) }
+        let (report, covers) = try await fetchingCovers { try await importAlbums(from: inputs, through: pipeline) }
+        return (report, covers)
+    }
+
+    /// Imports `inputs` through `pipeline` (its adapters, settings and options): it reads them
+    /// and runs the stages; then — only when every stage has seen every album — this keeps
+    /// the covers of the albums that arrive (durably; the others go) and merges the albums
+    /// into the library as one step of history (one `undo` takes a whole import back, whatever
+    /// its stages changed). Publishes `import.started`, the pipeline's `import.progress` and
+    /// `pipeline.stageFinished`, the library's events for the change, `import.albumImported`
+    /// for each album, then `import.finished` or `import.failed`. A failure anywhere leaves
+    /// the library, covers included, as it was. A dry run writes nothing and returns the plan
+    /// album by album.
+    public func importAlbums(from inputs: [URL], through pipeline: ImportPipeline) async throws -> ImportReport {
+        hub.publish(.importStarted(inputs: inputs.map(\.path)))
+        do {
+            var prepared = try await pipeline.prepare(inputs, library: { try await snapshot() }, covers: storage.covers, hub: hub)
+            if var staging = prepared.staging {
+                do {
+                    try await commit(prepared.survivors, staging: &staging, report: &prepared.report)
+                } catch {
+                    await staging.discard()
+                    throw error
+                }
+            }
+            hub.publish(.importFinished(prepared.report.summary))
+            return prepared.report
+        } catch {
+            hub.publish(.importFailed(input: inputs.map(\.path).joined(separator: ", "), reason: String(describing: error)))
+            throw error
+        }
+    }
+
+    /// Stores the covers the survivors carry, then merges them, read back one at a time, as one
+    /// step of history; takes the covers back when the merge fails. Counts each album's outcome
+    /// in `report` and publishes it.
+    private func commit(_ survivors: Spilled<ImportItem>, staging: inout CoverStaging, report: inout ImportReport) async throws {
+        var used: [CoverKey] = []
+        var reading = survivors.reader()
+        while let item = try reading.next() {
+            if let key = item.cover?.key { used.append(key) }
+        }
+        // Sorted and halved: a sorted array of keys takes far less than a set of them.
+        used.sortWithoutScratch()
+        let added = try await staging.commit { [used] in used.sortedContains($0) }
+        used = []
+        let commit: ImportCommit
+        do {
+            var items = survivors.reader()
+            commit = try await mergeImport(expecting: survivors.count) { try items.next() }
+        } catch {
+            await staging.rollback(added)
+            throw error
+        }
+        try commit.forEach { album, outcome in
+            report.summary.count(outcome)
+            hub.publish(.albumImported(album, outcome: outcome))
+        }
     }
 
     /// Merges the `count` albums `next` gives — those that passed every stage — as one step of
@@ -19,7 +74,7 @@ extension Library {
     /// gets a new one. Updates come first, then the new albums in input order at the end,
     /// written to a scratch file as they are merged and read back from it by the save, so
     /// that a large import holds none of them at once.
-    func commitImport(expecting count: Int, from next: () throws -> ImportItem?) async throws -> ImportCommit {
+    func mergeImport(expecting count: Int, from next: () throws -> ImportItem?) async throws -> ImportCommit {
         try await change { albums, plan in
             let library = try await albums.albums(in: 0..<(try await albums.count()))
             var merge = try ImportMerge(library, expecting: count, scratch: configuration.libraryDirectory)
@@ -63,8 +118,8 @@ struct ImportCommit: Sendable {
 private struct ImportMerge {
     private let library: [Album]
     private var indexOf: [AlbumID: Int] = [:]
-    /// The place in the run of each new album, by its id's fingerprint: 100 000 ids as
-    /// fingerprints and places are 2.6 MB, as ids and positions in a dictionary 9.5.
+    /// The place in the run of each new album, by its id's fingerprint: a fraction of what
+    /// ids and positions in a dictionary take (BENCHMARKS.md).
     private var placeOf: FingerprintTable
     private var run: AppendedAlbums.Writer
     private var updates: [LibraryEdit] = []
@@ -85,7 +140,7 @@ private struct ImportMerge {
 
     mutating func add(_ item: ImportItem) throws {
         var album = try item.record.validated(newID: .generate(), label: item.label)
-        if let payload = item.cover, let reference = album.coverUrl, !reference.hasPrefix("covers/") {
+        if let payload = item.cover, let reference = album.coverUrl, !CoverReference.isInFolder(reference) {
             resolutions[reference] = .stored(payload.key)
         }
         if case .replace(let id) = item.disposition, replace(id, with: &album) { return }

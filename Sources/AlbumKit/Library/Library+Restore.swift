@@ -34,7 +34,7 @@ extension Library {
             let (replacement, steps) = try Self.snapshot(of: read, input: input)
             var warnings = read.warnings
             for album in replacement.albums {
-                guard let reference = album.coverUrl, reference.hasPrefix("covers/"), read.covers[reference] == nil else { continue }
+                guard let reference = album.coverUrl, CoverReference.isInFolder(reference), read.covers[reference] == nil else { continue }
                 if let key = CoverKey(fileName: reference), try await storage.covers.contains(key) { continue }
                 warnings.append("\(input.path): album '\(album.title)' names cover \(reference), which the input lacks; its cover is missing")
             }

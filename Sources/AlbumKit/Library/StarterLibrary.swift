@@ -8,7 +8,7 @@ public enum StarterLibrary {
         guard let list = file("albums.json") else {
             throw AlbumKitError(.unsupported, "this albumkit binary carries no starter albums")
         }
-        for (path, _) in StarterFiles.base64 where path.hasPrefix("covers/") {
+        for (path, _) in StarterFiles.base64 where CoverReference.isInFolder(path) {
             guard let key = CoverKey(fileName: path), let bytes = file(path) else { continue }
             let stored = try await covers.put(bytes, fileExtension: key.fileExtension)
             guard stored == key else {

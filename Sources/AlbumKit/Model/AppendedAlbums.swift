@@ -1,10 +1,11 @@
 import Foundation
 
-/// Albums a change adds at the end of the library — an import's — kept in a scratch file, not
-/// in memory, so that a change of 100 000 albums holds none of them at once: a backend reads
-/// them a run at a time as it saves them (``StoredChange/Albums/appending(_:after:)``).
+/// Albums a change adds at the end of the library — an import's — read in order, a run at a
+/// time, as a backend saves them (``StoredChange/Albums/appending(_:after:)``): a large
+/// import is never held whole unless the backend must hold the whole library to write it.
 ///
-/// The file has no name and goes when the last copy of the value does.
+/// Where the albums wait is the library's business, not the backend's (the import keeps them
+/// in a file of its own that has no name and goes when the last copy of the value does).
 public struct AppendedAlbums: Sendable, Hashable {
     /// The first album's id, and the last's (nil when there are none).
     public let first: AlbumID?
@@ -14,9 +15,14 @@ public struct AppendedAlbums: Sendable, Hashable {
     /// album replaces an earlier one of its own; rare, so held in memory).
     private let replaced: [Int: Album]
 
+    /// `albums`, to append in this order.
+    public init(_ albums: some Sequence<Album>) throws {
+        try self.init(albums, in: FileManager.default.temporaryDirectory)
+    }
+
     /// `albums`, kept in a scratch file made in `folder` (or the system's temporary folder when
     /// `folder` does not exist).
-    public init(_ albums: some Sequence<Album>, in folder: URL) throws {
+    package init(_ albums: some Sequence<Album>, in folder: URL) throws {
         var writer = try Writer(in: folder)
         for album in albums { try writer.append(album) }
         self = try writer.finish()
@@ -49,7 +55,7 @@ public struct AppendedAlbums: Sendable, Hashable {
         return all
     }
 
-    /// The same run of albums (the same scratch file, the same replacements).
+    /// The same run of albums (the same one made, with the same replacements).
     public static func == (left: AppendedAlbums, right: AppendedAlbums) -> Bool {
         left.albums.isSame(as: right.albums) && left.replaced == right.replaced
     }

@@ -37,9 +37,10 @@ enum FieldRules {
         if ascii {
             return value.withUTF8Bytes { bytes in
                 if startsCaseless(bytes, "http://") || startsCaseless(bytes, "https://") || startsCaseless(bytes, "file://") { return true }
-                guard bytes.count > 7, startsCaseless(bytes, "covers/", exactly: true) else { return false }
+                let folder = CoverReference.folder.utf8.count
+                guard bytes.count > folder, CoverReference.isInFolder(bytes) else { return false }
                 var previous: UInt8 = 0
-                for byte in bytes[7...] {
+                for byte in bytes[folder...] {
                     if byte == UInt8(ascii: "/") || (byte == UInt8(ascii: ".") && previous == byte) { return false }
                     previous = byte
                 }
@@ -48,15 +49,15 @@ enum FieldRules {
         }
         let lower = value.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file://")
-            || (value.hasPrefix("covers/") && value.count > 7 && !value.contains("..") && !value.dropFirst(7).contains("/"))
+            || (CoverReference.isInFolder(value) && value.utf8.count > CoverReference.folder.utf8.count && !value.contains("..")
+                && !value.utf8.dropFirst(CoverReference.folder.utf8.count).contains(UInt8(ascii: "/")))
     }
 
-    /// Whether ASCII `bytes` start with lower-case `prefix`, in any case (or `exactly`).
-    private static func startsCaseless(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, exactly: Bool = false) -> Bool {
+    /// Whether ASCII `bytes` start with lower-case `prefix`, in any case.
+    private static func startsCaseless(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard bytes.count >= count else { return false }
-        let fold: UInt8 = exactly ? 0 : 0x20
-        for index in 0..<count where bytes[index] | fold != prefix.utf8Start[index] { return false }
+        for index in 0..<count where bytes[index] | 0x20 != prefix.utf8Start[index] { return false }
         return true
     }
 

@@ -67,7 +67,7 @@ struct InputReader {
         defer { items.cancel() }
         // One string for every album of the input (`URL.path` makes a new one each time).
         let inputPath = input.path
-        let checksCovers = source is any CoverCheckingSource
+        let checksCovers = source.checksCoverNames
         let othersFile = source.readsOtherToolsFiles
         while let item = try await items.next() {
             switch item {

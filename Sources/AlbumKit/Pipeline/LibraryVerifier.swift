@@ -17,7 +17,7 @@ public enum LibraryVerifier {
             } else {
                 firstUse[album.id] = label
             }
-            if let reference = album.coverUrl, reference.hasPrefix("covers/"), try await !hasCover(reference) {
+            if let reference = album.coverUrl, CoverReference.isInFolder(reference), try await !hasCover(reference) {
                 problems.append("album \(label): its cover \(reference) is missing")
             }
         }
@@ -34,7 +34,7 @@ public enum LibraryVerifier {
         let unlinked = unlinked(in: snapshot, steps: steps, stored: stored)
         guard !unlinked.isEmpty else { return [] }
         let unresolved = snapshot.albums.filter { album in
-            guard let reference = album.coverUrl, !reference.hasPrefix("covers/") else { return false }
+            guard let reference = album.coverUrl, !CoverReference.isInFolder(reference) else { return false }
             return snapshot.state.covers[reference]?.key == nil
         }
         var notes = unlinked.map { "stored cover \($0.bundlePath) is linked to no album ('albumkit covers prune' drops it)" }

@@ -35,6 +35,12 @@ public protocol AlbumSource: Sendable {
     /// character becomes one space) and skips, naming it, an album that still breaks the field
     /// rules, where an album of AlbumKit's own refuses its whole input (SPEC 9).
     var readsOtherToolsFiles: Bool { get }
+    /// Whether it yields a cover only once it has checked that the bytes hash to the cover's
+    /// name (a bundle reader that hashes every entry for its checksum list does): `import` then
+    /// takes the cover's key from its name instead of hashing the bytes a second time. A source
+    /// that says so and yields a cover whose bytes hash to another name stores it under the
+    /// wrong name; the default (false) has every cover hashed as it arrives.
+    var checksCoverNames: Bool { get }
     /// How well this source recognises `input`.
     func match(_ input: SourceInput) -> SourceMatch
     /// The albums and covers in `input`, in the order they are read.
@@ -54,6 +60,9 @@ extension AlbumSource {
 
     /// AlbumKit's own lists and bundles: an invalid album refuses the input.
     public var readsOtherToolsFiles: Bool { false }
+
+    /// Its covers are hashed as they arrive.
+    public var checksCoverNames: Bool { false }
 
     /// The module its type is declared in.
     public var origin: AdapterOrigin { AdapterOrigin(of: self) }

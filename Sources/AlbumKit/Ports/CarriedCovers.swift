@@ -6,9 +6,8 @@ import Foundation
 ///
 /// A cover under its own bundle path (as this program names a stored cover) is kept by its
 /// digest and image kind, with the number of the folder its bytes wait in, in an array sorted
-/// once its input is read (``OwnPaths``): a bundle of 100 000 covers held each path as a
-/// string beside its payload, 50 MB at the import's peak; by key and folder URL in a dictionary
-/// 28 MB while the map last grew, by digest 12; in the array, 4.
+/// once its input is read (``OwnPaths``): a large bundle's covers take a fraction of what
+/// their paths as strings, or their keys and folder URLs in a dictionary, took (BENCHMARKS.md).
 public struct CarriedCovers: Sendable, ExpressibleByDictionaryLiteral {
     /// Covers under their key's bundle path (``CoverReference/stored(_:_:)`` only).
     private var named = OwnPaths()

@@ -147,7 +147,7 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     }
 
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> CoverKey? {
-        let name = bytes.starts(with: "covers/".utf8) ? UnsafeBufferPointer(rebasing: bytes[7...]) : bytes
+        let name = CoverReference.isInFolder(bytes) ? UnsafeBufferPointer(rebasing: bytes[CoverReference.folder.utf8.count...]) : bytes
         guard name.count > 65, name[64] == UInt8(ascii: "."),
               let words = SHA256Words(hex: UnsafeBufferPointer(rebasing: name[..<64]), ignoringCase: true) else {
             return nil
@@ -179,7 +179,7 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     /// `<sha256>.<ext>`.
     public var fileName: String { "\(sha256).\(fileExtension)" }
     /// The bundle-relative reference albums use: `covers/<sha256>.<ext>`.
-    public var bundlePath: String { "covers/\(fileName)" }
+    public var bundlePath: String { CoverReference.folder + fileName }
     public var description: String { fileName }
     /// By digest, then extension: the order of their file names (a digest has 64 characters),
     /// without building them (a sort of 100 000 keys built 3 million).

@@ -121,7 +121,7 @@ public struct CoverPayload: Sendable, Hashable {
     }
 
     /// A payload of `key` waiting in `folder` under `key.fileName`: the URL is made when asked
-    /// for (an import of 100 000 covers held 100 000 URLs, 30 MB, that nobody asked for).
+    /// for (an import of many covers held as many URLs that nobody asked for; BENCHMARKS.md).
     init(key: CoverKey, inFolder folder: URL?) {
         self.key = key
         place = folder.map { .folder($0) } ?? .file(nil)
@@ -174,16 +174,17 @@ public struct StageBatch: Sendable {
     /// How many albums the import read (the stages see at most that many): a stage that
     /// remembers each album makes room for them once.
     public let albumCount: Int
-    /// Where a stage that must remember more than memory should hold makes scratch files: the
-    /// library folder (see ``AppendedAlbums/init(_:in:)`` for files that leave no name).
-    public let scratchFolder: URL
+    /// Where the built-in stages that remember more than memory should hold make their scratch
+    /// files (``ScratchFile``): the library folder, set by the import; the system's temporary
+    /// folder for a batch made elsewhere.
+    package var scratchFolder = FileManager.default.temporaryDirectory
     private let warnings: WarningList
 
     /// A batch over `library` (tests and outside pipelines).
     public init(
         library: LibrarySnapshot, options: ImportOptions, hub: NotificationHub,
         carriedCovers: CarriedCovers = [:], isStored: @escaping @Sendable (CoverKey) async -> Bool = { _ in false },
-        albumCount: Int = 0, scratchFolder: URL = FileManager.default.temporaryDirectory
+        albumCount: Int = 0
     ) {
         self.library = library
         self.options = options
@@ -191,7 +192,6 @@ public struct StageBatch: Sendable {
         self.carriedCovers = carriedCovers
         self.isStored = isStored
         self.albumCount = albumCount
-        self.scratchFolder = scratchFolder
         self.warnings = WarningList()
     }
 

@@ -68,12 +68,7 @@ public struct AlbumAttribute: Hashable, Sendable, CustomStringConvertible {
     private init(kind: Kind) { self.kind = kind }
 
     /// The known name `name` is one or two letters from, if any.
-    static func typo(_ name: String) -> String? {
-        guard let close = Spelling.closest(to: name, among: names),
-            Spelling.editDistance(Array(name.lowercased()), Array(close.lowercased())) <= 2
-        else { return nil }
-        return close
-    }
+    static func typo(_ name: String) -> String? { Spelling.typo(of: name, among: names) }
 
     /// Every name of the table and of a listing, for messages and suggestions.
     public static var names: [String] { ["position"] + AlbumField.names.filter { $0 != "ids" && $0 != "fields" } + ["cover"] }

@@ -16,6 +16,16 @@ public enum Spelling {
         return best?.name
     }
 
+    /// The name in `candidates` at most two letters from `typed` (ignoring case; a name that
+    /// only starts with the other does not count): for a name that is valid as it stands (a
+    /// field of your own), which is taken for a typo only when it is that close to a known one.
+    public static func typo(of typed: String, among candidates: some Sequence<String>) -> String? {
+        guard let close = closest(to: typed, among: candidates),
+            editDistance(Array(typed.lowercased()), Array(close.lowercased())) <= 2
+        else { return nil }
+        return close
+    }
+
     /// ` (did you mean 'NAME'?)` for the closest candidate, or "" when none is close.
     public static func suggestion(for typed: String, among candidates: some Sequence<String>, prefix: String = "") -> String {
         closest(to: typed, among: candidates).map { " (did you mean '\(prefix)\($0)'?)" } ?? ""

@@ -21,7 +21,7 @@ enum BundleEntryRole {
         case "albums.plist": self = .list(json: false)
         case "state.json": self = .state
         case ChecksumList.entryName: self = .checksums
-        case let path where path.utf8.starts(with: "covers/".utf8):
+        case let path where CoverReference.isInFolder(path):
             // `covers/<sha256>.<ext>`; a deeper path has a `/` in what would be its extension.
             self = CoverKey(fileName: path).map(Self.cover) ?? .other
         default: self = .other

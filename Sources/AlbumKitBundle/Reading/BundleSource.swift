@@ -9,7 +9,7 @@ import Synchronization
 /// stream is pulled: the archive advances only as the consumer asks, so at most one cover is
 /// in memory. Its covers are checked against their names as they are read
 /// (``CoverCheckingSource``).
-public struct BundleSource: AlbumSource, CoverCheckingSource {
+public struct BundleSource: AlbumSource {
     /// The archive names this source claims by their ending.
     public static let endings = [
         ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".tbz", ".tar.lz4", ".tlz4",
@@ -21,6 +21,10 @@ public struct BundleSource: AlbumSource, CoverCheckingSource {
 
     public var name: String { "bundle" }
     public var summary: String { "albumkit bundles: archives (tar, zip, …) and unpacked bundle folders" }
+
+    /// The bundle reader hashes every entry for its checksum list and yields no cover whose
+    /// bytes hash to another name.
+    public var checksCoverNames: Bool { true }
 
     /// A folder, a name with an archive ending, a file that starts like a compression layer,
     /// or one whose content the archive reader reads whatever its name (SPEC 2: chosen by

@@ -43,12 +43,12 @@ struct AddCommand: AsyncParsableCommand {
         try await global.withLibrary { library, context in
             let record = try record()
             try await confirmIfDuplicate(record, in: library)
-            guard let cover, !cover.hasPrefix("covers/") else {
+            guard let cover, !CoverReference.isInFolder(cover) else {
                 return report(try await library.add(record, at: at))
             }
             let summary = try await library.fetchingCovers {
                 report(try await library.add(record, at: at))
-            }
+            }.covers
             await context.warn(about: summary, in: library)
         }
     }

@@ -60,12 +60,12 @@ struct UpdateCommand: AsyncParsableCommand {
                     refusal: "the query picks \(planned.count) albums; add --yes to change them all")
             }
             let ids = planned.map(\.0.id)
-            guard let cover = patch.coverUrl, !cover.isEmpty, !cover.hasPrefix("covers/") else {
+            guard let cover = patch.coverUrl, !cover.isEmpty, !CoverReference.isInFolder(cover) else {
                 return report(try await library.update(ids, patch), byQuery: selection.byQuery)
             }
             let summary = try await library.fetchingCovers {
                 report(try await library.update(ids, patch), byQuery: selection.byQuery)
-            }
+            }.covers
             await context.warn(about: summary, in: library)
         }
     }

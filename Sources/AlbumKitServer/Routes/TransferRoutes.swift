@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 /// Bundles and album lists in and out: `POST /api/import` takes a file as the request
-/// body (streamed to a scratch file in the library folder, at most `limits.archiveBytes`),
+/// body (streamed to a file of its own in the library folder, at most `limits.archiveBytes`),
 /// imports it through the same pipeline as `albumkit import` — one undoable step, every
 /// check of an untrusted file — and removes it; `GET /api/export` sends a backup bundle.
 struct TransferRoutes: Sendable {
@@ -12,7 +12,7 @@ struct TransferRoutes: Sendable {
     func register(on router: Router<ServeContext>) {
         router.post("/api/import") { request, _ in try await importUpload(request) }
         router.get("/api/export") { _, _ in
-            let file = try ScratchFile(in: gateway.folder, purpose: "export", ending: "tar.gz")
+            let file = try TransferFile(in: gateway.folder, purpose: "export", ending: "tar.gz")
             defer { file.remove() }
             _ = try await gateway.exportBundle(to: file.url)
             let stamp = Date().formatted(.iso8601.year().month().day()).replacingOccurrences(of: "-", with: "")
@@ -39,7 +39,7 @@ struct TransferRoutes: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int64($0, radix: 10) }), length > limit {
             throw APIError(.contentTooLarge, "upload '\(name)': \(length) bytes is over limits.archiveBytes (\(limit)); nothing was imported", kind: "limitExceeded")
         }
-        let file = try ScratchFile(in: gateway.folder, purpose: "upload", ending: Self.ending(of: name))
+        let file = try TransferFile(in: gateway.folder, purpose: "upload", ending: Self.ending(of: name))
         defer { file.remove() }
         var received: Int64 = 0
         for try await chunk in request.body {
@@ -52,7 +52,7 @@ struct TransferRoutes: Sendable {
         do {
             return JSONBody.response(ImportBody(try await gateway.importFile(file.url, policy: policy)))
         } catch let error as AlbumKitError {
-            // Name the upload, not the scratch file, in what the client reads.
+            // Name the upload, not the transfer file, in what the client reads.
             throw AlbumKitError(error.kind, error.description.replacingOccurrences(of: file.url.path, with: "upload '\(name)'"))
         }
     }

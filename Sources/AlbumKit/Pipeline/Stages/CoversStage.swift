@@ -18,7 +18,7 @@ public struct CoversStage: ImportStage {
         var item = item
         if let payload = batch.carriedCovers[reference] {
             item.cover = payload
-        } else if reference.hasPrefix("covers/") {
+        } else if CoverReference.isInFolder(reference) {
             item.cover = nil
             let stored = if let key = CoverKey(fileName: reference) { await batch.isStored(key) } else { false }
             if !stored {

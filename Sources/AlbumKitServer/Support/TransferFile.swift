@@ -5,7 +5,9 @@ import Hummingbird
 /// A file of the server's own inside the library folder (an upload on its way to `import`,
 /// a bundle on its way to the client), so nothing is written outside the library. Made with
 /// a fresh name that no input chooses, readable only by its owner, removed by ``remove()``.
-final class ScratchFile: Sendable {
+/// It has a name, unlike the core's unnamed scratch file, because the import and the export
+/// it stands between take a path.
+final class TransferFile: Sendable {
     /// Where it is.
     let url: URL
     private let handle: FileHandle
