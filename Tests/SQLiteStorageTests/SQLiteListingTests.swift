@@ -100,10 +100,7 @@ import Testing
     @Test func everyQueryOrderAndTemplateGivesWhatTheWholeAlbumsGive() async throws {
         let folder = try TemporaryFolder("sqlite-listing-details")
         defer { folder.remove() }
-        let storage = SQLiteStorage(file: folder.path("library.sqlite"))
-        try await storage.create()
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: try Self.albums()), change: .replaceAll()) }
-        let library = try await Library.open(storage, hub: NotificationHub())
+        let library = try await Self.library(in: folder)
         let core = try AlbumTemplate(parsing: (AlbumField.core.map(\.name) + ["cover"]).map { "${\($0)}" }.joined(separator: "|"))
 
         for text in Self.queries {
@@ -126,6 +123,33 @@ import Testing
             let lines = try await listed(library, .all, details: template.details).map { template.render($0) }
             #expect(lines == (try await library.listed()).map { template.render($0) }, "the template ${\(name)}")
         }
+    }
+
+    /// A page of `serve` for a query or an order lists only the details they name, then reads
+    /// the page's albums whole: the same albums, whole, as cut from a listing of whole albums.
+    @Test func aPageOfAQueryOrAnOrderHoldsWholeAlbums() async throws {
+        let folder = try TemporaryFolder("sqlite-page-details")
+        defer { folder.remove() }
+        let library = try await Self.library(in: folder)
+        for text in Self.queries + [""] {
+            let query = try AlbumQuery(parsing: text)
+            for sort in ["", "label-", "rating", "ids.discogs", "tracks-", "title"] {
+                let order = try AlbumSort(parsing: [sort])
+                guard !query.isEmpty || !order.keys.isEmpty else { continue }
+                let whole = order.sorted(try await library.listed(matching: query))
+                let page = try await library.page(matching: query, order: order, offset: 3, limit: 7)
+                #expect(page.total == whole.count, "'\(text)' sorted by '\(sort)'")
+                #expect(page.albums.map(\.listed) == Array(whole.dropFirst(3).prefix(7)), "'\(text)' sorted by '\(sort)'")
+            }
+        }
+    }
+
+    /// An SQLite library in `folder` holding ``albums()``.
+    private static func library(in folder: TemporaryFolder) async throws -> Library {
+        let storage = SQLiteStorage(file: folder.path("library.sqlite"))
+        try await storage.create()
+        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: try albums()), change: .replaceAll()) }
+        return try await Library.open(storage, hub: NotificationHub())
     }
 
     private func listed(_ library: Library, _ query: AlbumQuery, details: Set<AlbumField>) async throws -> [ListedAlbum] {
