@@ -36,7 +36,7 @@ struct RowReader<Connection: RowConnection>: Sendable {
 
     /// The albums (with their keys) at `positions`, clamped to the library.
     func albums(at positions: Range<Int>, _ blocks: BlockIndex) async throws -> [StoredAlbum] {
-        try await fromBlock(positions, blocks, RowStoreSQL.albumsFrom, rows.album)
+        try await fromBlock(positions, blocks, RowStoreSQL.albumsFrom) { [rows] in try rows.album($0) }
     }
 
     /// The ids and keys at `positions`, clamped to the library.
@@ -80,10 +80,14 @@ struct RowReader<Connection: RowConnection>: Sendable {
     }
 
     /// Every album in library order, handed to `run` at most `size` at a time as the rows
-    /// come in (from the thread reading them); no run for an empty library.
-    func everyAlbum(inRunsOf size: Int, _ run: @escaping @Sendable ([Album]) -> Void) async throws {
+    /// come in (from the thread reading them); no run for an empty library. Each album's
+    /// details hold the fields `details` names (the column is not read when it names none
+    /// beyond the core six).
+    func everyAlbum(inRunsOf size: Int, details: Set<AlbumField>, _ run: @escaping @Sendable ([Album]) -> Void) async throws {
         let gathered = AlbumRun(size: size, run)
-        _ = try await connection.query(RowStoreSQL.everyAlbum, []) { [rows] in gathered.add(try rows.album($0).album) }
+        let wanted = details.filter { !$0.isCore }
+        let query = wanted.isEmpty ? RowStoreSQL.everyCoreAlbum : RowStoreSQL.everyAlbum
+        _ = try await connection.query(query, []) { [rows] in gathered.add(try rows.album($0, details: wanted).album) }
         gathered.flush()
     }
 

@@ -56,10 +56,12 @@ public final class RowStore<Driver: RowStoreDriver>: Sendable {
 
     /// The memento, then every album in runs of at most `size`, in one reading transaction;
     /// each run is handed over from the reading thread as soon as its last row is read.
-    public func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+    /// The details column is read only when `details` names a field beyond the core six, and
+    /// only those fields are parsed.
+    public func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
         try await withReader(transaction: true) { reader in
             piece(.state(try await reader.state()))
-            try await reader.everyAlbum(inRunsOf: size) { piece(.albums($0)) }
+            try await reader.everyAlbum(inRunsOf: size, details: details) { piece(.albums($0)) }
         }
     }
 
@@ -180,8 +182,8 @@ extension RowStoreBackend {
     public func exists() async throws -> Bool { try await store.exists() }
     public func create() async throws { try await store.create() }
     public func load() async throws -> LibrarySnapshot { try await store.load() }
-    public func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
-        try await store.load(pagesOf: size, into: piece)
+    public func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+        try await store.load(pagesOf: size, details: details, into: piece)
     }
     public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await store.steps(ids) }
     public func beginWrite() async throws -> any StorageWriter { try await store.beginWrite() }

@@ -14,8 +14,10 @@ import Foundation
 /// albumkit_covers  (sha256, file_extension, bytes)   PK (sha256, file_extension)
 /// ```
 enum RowStoreSQL {
-    /// The columns an album row is read with, in ``album(_:)``'s order, and the key after them.
-    static let albumColumns = "id, title, artist, genre, year, cover_url, sort_key, details"
+    /// The core six columns and the key, in ``AlbumRowReader/album(_:)``'s order.
+    static let coreColumns = "id, title, artist, genre, year, cover_url, sort_key"
+    /// The columns an album row is read with, in ``AlbumRowReader/album(_:)``'s order.
+    static let albumColumns = "\(coreColumns), details"
 
     static let header = "SELECT generation, album_count FROM albumkit_state WHERE id = 1"
     static let state = "SELECT state FROM albumkit_state WHERE id = 1"
@@ -34,6 +36,8 @@ enum RowStoreSQL {
     static let countBetween = "SELECT count(*) FROM albumkit_albums WHERE sort_key >= ? AND sort_key < ?"
     static let keyOfID = "SELECT sort_key FROM albumkit_albums WHERE id = ?"
     static let everyAlbum = "SELECT \(albumColumns) FROM albumkit_albums ORDER BY sort_key"
+    /// ``everyAlbum`` without the details: a null in their place, for a listing of the core six.
+    static let everyCoreAlbum = "SELECT \(coreColumns), NULL FROM albumkit_albums ORDER BY sort_key"
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
     /// The first album in library order with a duplicate key (``Album/duplicateKey``): found
     /// by its digest (``duplicateDigest(_:)``), the key itself compared on each album found.
@@ -128,8 +132,9 @@ struct AlbumRowReader: Sendable {
     let location: String
     let container: String
 
-    /// The album and key of `row`; a row that is not a valid album is an unreadable library.
-    @Sendable func album(_ row: any SQLRow) throws -> StoredAlbum {
+    /// The album and key of `row`, its details those of `details` (all when nil); a row that
+    /// is not a valid album is an unreadable library.
+    @Sendable func album(_ row: any SQLRow, details: Set<AlbumField>? = nil) throws -> StoredAlbum {
         let id = try row.text(0)
         do {
             var album = try Album(
@@ -137,7 +142,7 @@ struct AlbumRowReader: Sendable {
                 coverUrl: try row.optionalText(5))
             // The details this store wrote were checked when their album was made: they are
             // parsed strictly, not checked again (BENCHMARKS.md: checking took 38 % of `list`).
-            if let details = try row.optionalText(7) { album.details = try AlbumDetails(json: details) }
+            if let text = try row.optionalText(7) { album.details = try AlbumDetails(json: text, only: details) }
             return StoredAlbum(album: album, key: try row.real(6))
         } catch {
             throw damaged("table albumkit_albums, row '\(id)': \(error)")

@@ -656,35 +656,45 @@ public struct StorageBackendCompatTest: Sendable {
         try await expectReads(backend, equal: CompatFixtures.albums(count: 1100), after: "undoing every random change")
     }
 
-    /// `load(pagesOf:into:)` hands over what `load()` reads: the memento first, then every
+    /// `load(pagesOf:details:into:)` hands over what `load()` reads: the memento first, then every
     /// album in order in runs of 1 to `size` (none for an empty library).
     private func piecesGiveWhatLoadGives(_ backend: any StorageBackend) async throws {
         try await backend.create()
         try await expectPieces(of: backend, size: 5, after: "creating an empty library")
         try await backend.withWriter { writer, _ in
-            try await writer.save(LibrarySnapshot(albums: CompatFixtures.albums(count: 250)), change: .replaceAll())
+            try await writer.save(LibrarySnapshot(albums: CompatFixtures.albums(count: 250) + CompatFixtures.wholeAlbums()), change: .replaceAll())
         }
         try await Library.open(backend, hub: NotificationHub()).select(.position(7))
-        for size in [1, 7, 250, 1000] { try await expectPieces(of: backend, size: size, after: "250 albums") }
+        for size in [1, 7, 252, 1000] { try await expectPieces(of: backend, size: size, after: "250 albums and two whole ones") }
     }
 
     // MARK: - Helpers
 
-    /// Checks the pieces of `backend` in runs of `size` against `load()`.
+    /// Checks the pieces of `backend` in runs of `size` against `load()`, reading every field
+    /// and only some of the details (each album then as `load()` gives it, or with only the
+    /// named fields of its details).
     private func expectPieces(of backend: any StorageBackend, size: Int, after what: String) async throws {
-        let gathered = Mutex<[LibraryPiece]>([])
-        try await backend.load(pagesOf: size) { piece in gathered.withLock { $0.append(piece) } }
-        let pieces = gathered.withLock { $0 }
         let whole = try await backend.load()
-        guard case .state(let state) = pieces.first else { throw CompatFailure("after \(what), the first piece must be the memento") }
-        try expect(state == whole.state, "after \(what), the pieces' memento differs from load()'s")
-        var albums: [Album] = []
-        for piece in pieces.dropFirst() {
-            guard case .albums(let run) = piece else { throw CompatFailure("after \(what), a second memento came among the albums") }
-            try expect((1...size).contains(run.count), "after \(what), a run of \(run.count) albums in runs of at most \(size)")
-            albums += run
+        for details in [Set(AlbumField.all), [], [.label], [.tracks, .fields, .rating]] as [Set<AlbumField>] {
+            let gathered = Mutex<[LibraryPiece]>([])
+            try await backend.load(pagesOf: size, details: details) { piece in gathered.withLock { $0.append(piece) } }
+            let pieces = gathered.withLock { $0 }
+            let reading = "after \(what), reading the details \(details.map(\.name).sorted()),"
+            guard case .state(let state) = pieces.first else { throw CompatFailure("\(reading) the first piece must be the memento") }
+            try expect(state == whole.state, "\(reading) the pieces' memento differs from load()'s")
+            var albums: [Album] = []
+            for piece in pieces.dropFirst() {
+                guard case .albums(let run) = piece else { throw CompatFailure("\(reading) a second memento came among the albums") }
+                try expect((1...size).contains(run.count), "\(reading) a run of \(run.count) albums in runs of at most \(size)")
+                albums += run
+            }
+            try expect(albums.count == whole.albums.count, "\(reading) runs of \(size) give \(albums.count) albums, load() \(whole.albums.count)")
+            for (read, loaded) in zip(albums, whole.albums) where read != loaded {
+                var named = loaded
+                named.details = try loaded.detailsJSON.map { try AlbumDetails(json: $0, only: details) } ?? AlbumDetails()
+                try expect(read == named, "\(reading) album '\(loaded.id)' differs from load()'s, and from its named fields alone")
+            }
         }
-        try expect(albums == whole.albums, "after \(what), runs of \(size) give \(albums.count) albums that differ from load()'s \(whole.albums.count)")
     }
 
     /// Checks that `load()` and, where offered, every point read give `albums`.

@@ -357,3 +357,30 @@ def test_every_field_and_the_tracks_are_shown_and_edited(page, starter):
     assert [(t["title"], t.get("number"), t.get("seconds"), t.get("artist")) for t in album["tracks"]] == [
         ("So What", 1, 562, None), ("Freddie Freeloader", 2, None, "Miles"), ("Blue in Green", 3, 337, None)], "a line left as it was keeps its track"
     page.wait_for_function("document.querySelector('#more-fields').textContent.includes('mood: calm')")
+
+
+def test_an_edited_track_line_keeps_what_the_line_does_not_show(page, starter):
+    """A track line whose title or length is changed keeps the track's artist, ids and fields:
+    the track at the line's place (disc and number), or on the same line when it has none."""
+    sandbox, server = starter
+    tracks = [{"title": "So What", "number": 1, "seconds": 562, "artist": "Miles", "ids": {"isrc": "USSM15900113"}, "fields": {"take": "3"}},
+              {"title": "Freddie", "artist": "Miles & Wynton", "fields": {"take": "1"}},
+              {"title": "Blue in Green", "number": 3, "seconds": 337}]
+    _, added = server.json("POST", "/api/albums", json_body={"title": "Kind of Blue", "artist": "Miles Davis", "tracks": tracks}, expect=201)
+    path = "/api/albums/" + added["album"]["id"]
+    open_page(page, server)
+    page.locator("#scroller").focus()
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('#details [data-field=title]').textContent === 'Kind of Blue'")
+    page.locator("#edit").click()
+    page.locator("#more-inputs summary").click()
+    assert page.locator("#editor [name=tracks]").input_value() == "1. So What (9:22)\nFreddie\n3. Blue in Green (5:37)"
+    page.fill("#editor [name=tracks]", "1. So What? (9:25)\nFreddie Freeloader\n3. Blue in Green (5:37)\n4. Flamenco Sketches")
+    page.locator("#editor button[type=submit]").click()
+    page.wait_for_selector("#editor", state="hidden")
+    _, answer = server.json("GET", path, expect=200)
+    assert answer["album"]["tracks"] == [
+        {"title": "So What?", "number": 1, "seconds": 565, "artist": "Miles", "ids": {"isrc": "USSM15900113"}, "fields": {"take": "3"}},
+        {"title": "Freddie Freeloader", "artist": "Miles & Wynton", "fields": {"take": "1"}},
+        {"title": "Blue in Green", "number": 3, "seconds": 337},
+        {"title": "Flamenco Sketches", "number": 4}]

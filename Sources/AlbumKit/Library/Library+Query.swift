@@ -10,12 +10,15 @@ extension Library {
 
     /// What ``listed(matching:)`` returns, a run at a time, as the store reads the albums: a
     /// listing of a database lays out its first albums while the rest are read, and their
-    /// covers are judged on the way.
-    public nonisolated func listedPages(matching query: AlbumQuery = .all) -> AsyncThrowingStream<[ListedAlbum], any Error> {
+    /// covers are judged on the way. The albums' details may hold only the fields `details`
+    /// names and those the query looks at (a table of the core six needs none).
+    public nonisolated func listedPages(
+        matching query: AlbumQuery = .all, details: Set<AlbumField> = Set(AlbumField.all)
+    ) -> AsyncThrowingStream<[ListedAlbum], any Error> {
         let (pages, listing) = AsyncThrowingStream<[ListedAlbum], any Error>.makeStream()
         let work = Task {
             do {
-                try await list(matching: query, into: listing)
+                try await list(matching: query, details: details.union(query.details), into: listing)
                 listing.finish()
             } catch {
                 listing.finish(throwing: error)
@@ -27,7 +30,7 @@ extension Library {
 
     /// Judges the albums run by run as the store hands them over (the store reads on in the
     /// meantime), and hands each judged run to `listing`.
-    private func list(matching query: AlbumQuery, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws {
+    private func list(matching query: AlbumQuery, details: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws {
         // The store's keys are read while the albums load (a table's keys, a folder's names).
         async let storedKeys = Self.storedKeys(in: storage.covers)
         if let held {
@@ -37,7 +40,7 @@ extension Library {
         }
         var coverState: (@Sendable (Album) -> CoverState)?
         var position = 0
-        for try await piece in storage.pieces(inRunsOf: Self.listingRun) {
+        for try await piece in storage.pieces(inRunsOf: Self.listingRun, details: details) {
             switch piece {
             case .state(let state):
                 memento = state
@@ -71,31 +74,19 @@ extension Library {
     /// Without a query or an order, the albums are the backend's point reads of that range (or
     /// the held library's) and their covers are judged with one lookup in the store, so a page
     /// costs a few queries whatever the library's size; otherwise every album is listed, as
-    /// `list QUERY --sort …` lists them, and the page is cut from the matches.
+    /// `list QUERY --sort …` lists them, and the page is cut from the matches. A backend with
+    /// point reads lists only the details the query and order look at, and the page's albums
+    /// are then read whole (the whole listing again if the library changed in between).
     public func page(matching query: AlbumQuery = .all, order: AlbumSort? = nil, offset: Int, limit: Int) async throws -> AlbumPage {
-        let current = memento.current
         guard query.isEmpty, order?.keys.isEmpty ?? true else {
-            // Sorted, every match is kept until the order is known; in library order only the
-            // page's are, the rest counted as they pass.
-            let sorted = !(order?.keys.isEmpty ?? true)
-            var kept: [ListedAlbum] = []
-            var total = 0
-            var currentPosition: Int?
-            for try await run in listedPages(matching: query) {
-                if let current, currentPosition == nil { currentPosition = run.first { $0.album.id == current }?.position }
-                if sorted {
-                    kept += run
-                } else if total + run.count > offset, kept.count < limit {
-                    let from = max(0, offset - total)
-                    kept += run[from..<min(run.count, from + limit - kept.count)]
-                }
-                total += run.count
+            if held == nil, let reads = storage.pointReads {
+                let named = query.details.union(order?.details ?? [])
+                let page = try await pageOfMatches(query, order, offset: offset, limit: limit, details: named)
+                if let whole = try await page.read(whole: reads) { return whole }
             }
-            if let order, sorted { kept = Array(order.sorted(kept).dropFirst(offset).prefix(limit)) }
-            return AlbumPage(
-                albums: kept.map { AlbumPage.Entry(listed: $0, coverKey: $0.cover == .stored ? coverKey(of: $0.album) : nil, coverFailure: coverFailure(of: $0.album)) },
-                total: total, current: current, currentPosition: currentPosition)
+            return try await pageOfMatches(query, order, offset: offset, limit: limit, details: Set(AlbumField.all))
         }
+        let current = memento.current
         let albums = try await view()
         let total = try await albums.count()
         let start = min(offset, total)
@@ -103,6 +94,34 @@ extension Library {
         if let current { currentPosition = try await albums.index(of: current).map { $0 + 1 } }
         return AlbumPage(
             albums: await entries(try await albums.albums(in: start..<min(total, start &+ limit)), from: start + 1),
+            total: total, current: current, currentPosition: currentPosition)
+    }
+
+    /// The page of ``page(matching:order:offset:limit:)`` for a query or an order, from a
+    /// listing of every album with the fields `details` names.
+    private func pageOfMatches(
+        _ query: AlbumQuery, _ order: AlbumSort?, offset: Int, limit: Int, details: Set<AlbumField>
+    ) async throws -> AlbumPage {
+        let current = memento.current
+        // Sorted, every match is kept until the order is known; in library order only the
+        // page's are, the rest counted as they pass.
+        let sorted = !(order?.keys.isEmpty ?? true)
+        var kept: [ListedAlbum] = []
+        var total = 0
+        var currentPosition: Int?
+        for try await run in listedPages(matching: query, details: details) {
+            if let current, currentPosition == nil { currentPosition = run.first { $0.album.id == current }?.position }
+            if sorted {
+                kept += run
+            } else if total + run.count > offset, kept.count < limit {
+                let from = max(0, offset - total)
+                kept += run[from..<min(run.count, from + limit - kept.count)]
+            }
+            total += run.count
+        }
+        if let order, sorted { kept = Array(order.sorted(kept).dropFirst(offset).prefix(limit)) }
+        return AlbumPage(
+            albums: kept.map { AlbumPage.Entry(listed: $0, coverKey: $0.cover == .stored ? coverKey(of: $0.album) : nil, coverFailure: coverFailure(of: $0.album)) },
             total: total, current: current, currentPosition: currentPosition)
     }
 
@@ -210,4 +229,16 @@ public struct AlbumPage: Sendable {
     public let current: AlbumID?
     /// The current album's 1-based library position, when it is among those that match.
     public let currentPosition: Int?
+
+    /// The page with each album read whole from `reads` at its position; nil when an album is
+    /// no longer there (the library changed since the page was listed).
+    func read(whole reads: any LibraryPointReads) async throws -> AlbumPage? {
+        var entries: [Entry] = []
+        for entry in albums {
+            let position = entry.listed.position
+            guard let album = try await reads.albums(in: (position - 1)..<position).first, album.id == entry.listed.album.id else { return nil }
+            entries.append(Entry(listed: ListedAlbum(position: position, album: album, cover: entry.listed.cover), coverKey: entry.coverKey, coverFailure: entry.coverFailure))
+        }
+        return AlbumPage(albums: entries, total: total, current: current, currentPosition: currentPosition)
+    }
 }

@@ -18,12 +18,12 @@ extension Album {
 
 extension AlbumDetails {
     /// The details of an object ``Album/detailsJSON`` wrote (not yet checked: an album made
-    /// with them checks them).
-    package init(json text: String) throws {
+    /// with them checks them); with `fields`, only those (the others are skipped unread).
+    package init(json text: String, only fields: Set<AlbumField>? = nil) throws {
         var text = text
         self = try text.withUTF8 { utf8 in
             var cursor = JSONCursor(utf8)
-            let details = try cursor.albumDetails()
+            let details = try cursor.albumDetails(only: fields)
             try cursor.end()
             return details
         }

@@ -16,9 +16,11 @@
 /// - Covers live with the library (``covers``), so moving one moves the other.
 /// - A backend that can read one album without loading all of them offers ``pointReads``,
 ///   so that `show 5` on 100 000 albums costs what it touches.
-/// - ``load(pagesOf:into:)`` reads what ``load()`` reads, one committed state, and hands it
-///   over in order: the memento first, then every album in library order in runs of 1 to
+/// - ``load(pagesOf:details:into:)`` reads what ``load()`` reads, one committed state, and hands
+///   it over in order: the memento first, then every album in library order in runs of 1 to
 ///   `size` albums (none for an empty library). It returns once the last run is handed over.
+///   It may leave out of each album's details the fields `details` does not name, where that
+///   costs less (a database's column not read, a field not parsed); the core six are all there.
 public protocol StorageBackend: Sendable {
     /// Where the library is, for messages ("/home/me/.local/share/albumkit/library.json").
     var location: String { get }
@@ -35,7 +37,9 @@ public protocol StorageBackend: Sendable {
     /// Reads the whole library as ``load()`` does, handing each piece to `piece` as soon as it
     /// is read: the memento, then the albums a run of at most `size` at a time (a listing of a
     /// database works on the first albums while the rest are read). `piece` must not block.
-    func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws
+    /// `details` names the fields beyond the core six the reader looks at: the others may be
+    /// left out (a listing that shows the core six needs none).
+    func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws
     /// The stored history steps `ids` names (those not stored are left out), without the lock.
     func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep]
     /// Takes the writer lock and returns the session that reads and saves under it.
@@ -46,18 +50,18 @@ extension StorageBackend {
     /// A backend that loads whole reads nothing apart.
     public var pointReads: (any LibraryPointReads)? { nil }
 
-    /// Loads whole, then hands the snapshot over in pieces.
-    public func load(pagesOf size: Int, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+    /// Loads whole, then hands the snapshot over in pieces (details and all).
+    public func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
         try await load().handOver(inRunsOf: size, to: piece)
     }
 
-    /// ``load(pagesOf:into:)`` as a stream of its pieces, which the store reads on while the
-    /// consumer works (one run ahead or more); dropping the stream cancels the read.
-    func pieces(inRunsOf size: Int) -> AsyncThrowingStream<LibraryPiece, any Error> {
+    /// ``load(pagesOf:details:into:)`` as a stream of its pieces, which the store reads on while
+    /// the consumer works (one run ahead or more); dropping the stream cancels the read.
+    func pieces(inRunsOf size: Int, details: Set<AlbumField> = Set(AlbumField.all)) -> AsyncThrowingStream<LibraryPiece, any Error> {
         let (pieces, reading) = AsyncThrowingStream<LibraryPiece, any Error>.makeStream()
         let reader = Task {
             do {
-                try await load(pagesOf: size) { reading.yield($0) }
+                try await load(pagesOf: size, details: details) { reading.yield($0) }
                 reading.finish()
             } catch {
                 reading.finish(throwing: error)
@@ -70,7 +74,7 @@ extension StorageBackend {
 
 extension LibrarySnapshot {
     /// Hands the memento, then the albums in runs of at most `size` (at least one), to `piece`:
-    /// what ``StorageBackend/load(pagesOf:into:)`` hands over.
+    /// what ``StorageBackend/load(pagesOf:details:into:)`` hands over.
     func handOver(inRunsOf size: Int, to piece: (LibraryPiece) throws -> Void) rethrows {
         let run = max(size, 1)
         try piece(.state(state))
@@ -80,7 +84,7 @@ extension LibrarySnapshot {
     }
 }
 
-/// A piece of a library read a run at a time (``StorageBackend/load(pagesOf:into:)``).
+/// A piece of a library read a run at a time (``StorageBackend/load(pagesOf:details:into:)``).
 public enum LibraryPiece: Sendable {
     /// The memento, handed over before any album.
     case state(LibraryState)

@@ -73,6 +73,18 @@ public struct AlbumAttribute: Hashable, Sendable, CustomStringConvertible {
     /// Every name of the table and of a listing, for messages and suggestions.
     public static var names: [String] { ["position"] + AlbumField.names.filter { $0 != "ids" && $0 != "fields" } + ["cover"] }
 
+    /// The field of an album's details the attribute reads (`ids` for an id, `fields` for a
+    /// field of one's own), nil for the core six, the position and the cover: a listing reads
+    /// only the details it names.
+    var detail: AlbumField? {
+        switch kind {
+        case .position, .cover: nil
+        case .field(let field): field.isCore ? nil : field
+        case .id: .ids
+        case .own: .fields
+        }
+    }
+
     /// How values compare and range: as numbers (position, year, rating, the count of tracks),
     /// as dates (released, added: a range compares their leading parts) or as text.
     enum Order { case number, date, text }

@@ -37,6 +37,9 @@ public struct AlbumQuery: Sendable, Hashable, CustomStringConvertible {
     /// Whether any term looks at cover states, which need a look at the cover store.
     public var needsCoverState: Bool { terms.contains(where: \.needsCoverState) }
 
+    /// The fields of the albums' details the terms look at (``AlbumAttribute/detail``).
+    public var details: Set<AlbumField> { Set(terms.compactMap { $0.attribute?.detail }) }
+
     /// Whether `listed` passes every term.
     public func matches(_ listed: ListedAlbum) -> Bool {
         terms.allSatisfy { $0.matches(listed) }

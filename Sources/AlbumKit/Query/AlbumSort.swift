@@ -33,6 +33,9 @@ public struct AlbumSort: Sendable, Hashable {
         self.keys = keys
     }
 
+    /// The fields of the albums' details the keys compare (``AlbumAttribute/detail``).
+    public var details: Set<AlbumField> { Set(keys.compactMap(\.attribute.detail)) }
+
     /// `albums` in this order (stable: equal albums keep their order).
     public func sorted(_ albums: [ListedAlbum]) -> [ListedAlbum] {
         guard !keys.isEmpty else { return albums }

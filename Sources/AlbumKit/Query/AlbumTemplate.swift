@@ -45,6 +45,13 @@ public struct AlbumTemplate: Sendable, Hashable {
         self.parts = parts
     }
 
+    /// The fields of the albums' details the placeholders name (``AlbumAttribute/detail``).
+    public var details: Set<AlbumField> {
+        Set(parts.compactMap { part in
+            if case .attribute(let attribute) = part { attribute.detail } else { nil }
+        })
+    }
+
     /// The line for `listed`.
     public func render(_ listed: ListedAlbum) -> String {
         parts.reduce(into: "") { line, part in

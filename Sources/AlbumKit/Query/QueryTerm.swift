@@ -121,6 +121,15 @@ struct QueryTerm: Sendable, Hashable {
         return holds != negated
     }
 
+    /// The attribute the term looks at (nil for a bare word, which looks at core fields).
+    var attribute: AlbumAttribute? {
+        switch test {
+        case .contains(let attribute, _): attribute
+        case .isEmpty(let attribute), .between(let attribute, _, _), .dates(let attribute, _, _), .has(let attribute): attribute
+        case .cover: .cover
+        }
+    }
+
     /// Whether the term looks at the cover's state (which costs a look at the store).
     var needsCoverState: Bool {
         if case .cover = test { true } else { false }

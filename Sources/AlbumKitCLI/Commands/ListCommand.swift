@@ -40,7 +40,9 @@ struct ListCommand: AsyncParsableCommand {
             let streamsTable = !json && template == nil && order.keys.isEmpty
             var table = AlbumListTable()
             var listed: [ListedAlbum] = []
-            for try await page in library.listedPages(matching: query) {
+            // The table shows the core six: of the details, only what the output names is read.
+            let details = json ? Set(AlbumField.all) : order.details.union(template?.details ?? [])
+            for try await page in library.listedPages(matching: query, details: details) {
                 if streamsTable { table.append(page) } else { listed += page }
             }
             listed = order.sorted(listed)

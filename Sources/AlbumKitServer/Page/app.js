@@ -633,9 +633,7 @@ const moreFields = [
   { name: "fields", label: "Your own fields", hint: "one per line: mood: calm", long: true, map: true },
   { name: "tracks", label: "Tracks", hint: "one per line: 1. Title (3:45), or 2-1. Title for disc 2", long: true,
     text: (tracks) => (tracks ?? []).map(trackLine).join("\n"),
-    // A line left as it was keeps its whole track (its artist, ids and fields, which the line does not show).
-    parse: (text) => text.split("\n").filter((line) => line.trim())
-      .map((line) => (editor.album?.tracks ?? []).find((track) => trackLine(track) === line.trim()) ?? parseTrack(line)) },
+    parse: (text) => editedTracks(editor.album?.tracks ?? [], text.split("\n").filter((line) => line.trim())) },
 ];
 for (const field of moreFields) {
   if (field.map) {
@@ -661,6 +659,24 @@ function trackLine(track) {
   const place = track.number ? `${track.disc ? track.disc + "-" : ""}${track.number}. ` : "";
   const length = track.seconds ? ` (${Math.floor(track.seconds / 60)}:${String(Math.round(track.seconds % 60)).padStart(2, "0")})` : "";
   return place + track.title + length;
+}
+
+/** The tracks `lines` give, each keeping what its line does not show (its artist, ids and
+ * fields): a line left as it was is its track; an edited line is the track it stands for — the
+ * one at its place (disc and number), else the one on the same line, unless another line
+ * left as it was is that one — with the line's title, place and length. */
+function editedTracks(tracks, lines) {
+  const kept = new Set(lines.flatMap((line) => tracks.filter((track) => trackLine(track) === line.trim())));
+  return lines.map((line, index) => {
+    const same = tracks.find((track) => trackLine(track) === line.trim());
+    if (same) return same;
+    const parsed = parseTrack(line);
+    const atPlace = parsed.number ? tracks.find((track) => !kept.has(track) && track.number === parsed.number && (track.disc ?? null) === (parsed.disc ?? null)) : undefined;
+    const was = atPlace ?? (kept.has(tracks[index]) ? undefined : tracks[index]);
+    if (!was) return parsed;
+    const { title, number, disc, seconds, ...unshown } = was;
+    return { ...unshown, ...parsed };
+  });
 }
 
 function parseTrack(line) {

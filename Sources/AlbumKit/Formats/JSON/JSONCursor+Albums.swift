@@ -54,8 +54,9 @@ extension JSONCursor {
         return record
     }
 
-    /// An object of the fields beyond the core six, as ``JSONOutput/details(of:)`` writes it.
-    mutating func albumDetails() throws -> AlbumDetails {
+    /// An object of the fields beyond the core six, as ``JSONOutput/details(of:)`` writes it;
+    /// with `fields`, the others are skipped (their keys are still checked).
+    mutating func albumDetails(only fields: Set<AlbumField>? = nil) throws -> AlbumDetails {
         var seen = KeysSeen()
         var details = AlbumDetails()
         try members { cursor, key in
@@ -63,7 +64,11 @@ extension JSONCursor {
                 throw cursor.refusal("'\(key.text)' is not a field beyond the core six")
             }
             try seen.mark(index, cursor)
-            try cursor.detail(AlbumField.all[index], into: &details)
+            if fields?.contains(AlbumField.all[index]) ?? true {
+                try cursor.detail(AlbumField.all[index], into: &details)
+            } else {
+                try cursor.skipValue()
+            }
         }
         return details
     }
