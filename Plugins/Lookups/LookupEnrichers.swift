@@ -106,8 +106,12 @@ public final class DiscogsEnricher: AlbumEnricher {
     static func album(_ release: DiscogsRelease, else album: Album) throws -> Album {
         let labels = release.labels ?? []
         let genres = release.genres ?? []
+        // Each artist as credited (`anv`), then the word joining it to the next (`,` hugs the name).
         let artist = release.artists.map { artists in
-            artists.map { (($0.anv ?? "").isEmpty ? $0.name ?? "" : $0.anv ?? "") + (($0.join ?? "").isEmpty ? "" : " \($0.join ?? "") ") }.joined()
+            artists.map { artist in
+                let join = artist.join ?? ""
+                return ((artist.anv ?? "").isEmpty ? artist.name ?? "" : artist.anv ?? "") + (join.isEmpty ? "" : join == "," ? ", " : " \(join) ")
+            }.joined()
         }
         let tracks = (release.tracklist ?? []).filter { ($0.type ?? "track") == "track" }.enumerated().map { index, track in
             Track(title: track.title ?? "", number: index + 1, seconds: seconds(track.duration ?? ""), fields: track.position.map { ["discogs.position": $0] } ?? [:])

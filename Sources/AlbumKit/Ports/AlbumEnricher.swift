@@ -58,7 +58,7 @@ extension Album {
         for (field, value) in values where AlbumField.scalars.contains(field) {
             if let kept = try? field.canonical(value, album: title), !kept.isEmpty { details[field] = kept }
         }
-        details.tags = tags.filter { (try? FieldRules.text($0, field: "tags", album: title, required: false)) != nil }
+        details.tags = Array(tags.filter { (try? FieldRules.text($0, field: "tags", album: title, required: false)) != nil }.prefix(AlbumLimits.tags))
         details.ids = ids.filter { AlbumField.isIDName($0.key) && (try? FieldRules.text($0.value, field: "ids", album: title, required: true)) != nil }
         var checkedTracks: [Track] = []
         for (index, track) in tracks.enumerated() {
