@@ -9,6 +9,9 @@ public enum LookupSettings {
     public static let iTunes = "itunes"
     public static let discogs = "discogs"
 
+    /// The enrichers, in the order `enrich` asks them: MusicBrainz's facts win over Discogs'.
+    public static let enrichers: [AlbumEnricherFactory] = [.musicBrainzFacts, .discogsFacts]
+
     /// Each service's declared settings.
     public static let declarations: [String: [SettingDeclaration]] = [
         musicBrainz: [
@@ -34,7 +37,8 @@ extension AdapterRegistry {
     /// Declares the lookup services' settings (`plugins.musicbrainz`, `plugins.coverartarchive`,
     /// `plugins.itunes`, `plugins.discogs`) and registers their cover fetchers, outside the
     /// default chain: they ask services on the network about every album, so
-    /// `covers.fetchers` names them to use them.
+    /// `covers.fetchers` names them to use them. Registers the enrichers `enrich` asks, and
+    /// the `enrich` import stage (which `import.stages` names to run it).
     public mutating func registerLookups() {
         for (service, settings) in LookupSettings.declarations.sorted(by: { $0.key < $1.key }) {
             declare(section: "plugins.\(service)", settings)
@@ -42,5 +46,7 @@ extension AdapterRegistry {
         for fetcher in [CoverFetcherFactory.coverArtArchive, .iTunesArtwork, .discogsImages] {
             register(fetcher, inDefaultChain: false)
         }
+        for enricher in LookupSettings.enrichers { registerEnricher(enricher) }
+        register(ImportStageFactory.enrich)
     }
 }

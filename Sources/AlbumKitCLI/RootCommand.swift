@@ -21,7 +21,7 @@ struct RootCommand: AsyncParsableCommand {
             InitCommand.self, ListCommand.self, ShowCommand.self, AddCommand.self, UpdateCommand.self,
             RemoveCommand.self, MoveCommand.self, UndoCommand.self, RedoCommand.self, SelectCommand.self,
             CurrentCommand.self, ImportCommand.self, ExportCommand.self, RestoreCommand.self, VerifyCommand.self,
-            CoversCommand.self, ConfigCommand.self, PluginsCommand.self,
+            CoversCommand.self, EnrichCommand.self, ConfigCommand.self, PluginsCommand.self,
             MigrateCommand.self, PipelineCommand.self, ServeCommand.self,
             StatsCommand.self,
         ]

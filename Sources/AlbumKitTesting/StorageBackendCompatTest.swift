@@ -353,6 +353,9 @@ public struct StorageBackendCompatTest: Sendable {
                     at: Date(timeIntervalSince1970: 1_795_000_001), cover: CoverKey(fileName: String(repeating: "ab", count: 32) + ".png"),
                     ids: ["itunes": "1440857781"]),
                 "discogs release:249504": LookupAnswer(at: Date(timeIntervalSince1970: 1_795_000_002), failed: "discogs: timed out"),
+                // What an enricher found: the album as the service knows it, every field kept.
+                "enrich.musicbrainz release:b84ee12a-09ef-421b-82de-0441a926375b": LookupAnswer(
+                    at: Date(timeIntervalSince1970: 1_795_000_004), album: CompatFixtures.wholeAlbums()[0]),
             ])
         let (state, steps) = file.memento()
         try await backend.withWriter { writer, _ in

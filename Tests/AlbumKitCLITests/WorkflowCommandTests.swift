@@ -227,6 +227,7 @@ import Testing
         for expected in [
             "storage backends:", "  json", "  plist", "  bundle", "  sqlite", "  postgres", "album sources:", "import stages:",
             "  validate", "  normalize", "  dedupe", "  covers", "exporters:", "cover fetchers:", "  http", "  file",
+            "enrichers:", "  musicbrainz", "  discogs",
         ] {
             #expect(plugins.contains(expected), "plugins does not list \(expected)")
         }
@@ -237,7 +238,7 @@ import Testing
         }
         let help = try cli.run("--help").output
         for command in ["init", "list", "show", "add", "update", "remove", "move", "undo", "redo", "select", "current", "import",
-                        "export", "restore", "verify", "covers", "config", "plugins", "migrate", "pipeline", "stats"] {
+                        "export", "restore", "verify", "covers", "enrich", "config", "plugins", "migrate", "pipeline", "stats"] {
             #expect(help.contains("  \(command)"), "--help does not list \(command)")
         }
         let version = try cli.run("--version")

@@ -14,6 +14,10 @@ public struct AdapterRegistry: Sendable {
     public private(set) var exporters: [any Exporter] = []
     /// The default fetcher chain: the names of the fetchers registered into it, in order.
     public private(set) var coverFetcherOrder: [String] = []
+    /// The enrichers `enrich` asks (``AlbumEnricher``), by name.
+    public private(set) var enrichers: [String: AlbumEnricherFactory] = [:]
+    /// The enrichers' names in the order they were registered, which is the order they are asked in.
+    public private(set) var enricherOrder: [String] = []
     /// Settings sections declared by modules rather than adapters (`serve`).
     public private(set) var declaredSections: [String: [SettingDeclaration]] = [:]
 
@@ -37,6 +41,11 @@ public struct AdapterRegistry: Sendable {
     public mutating func register(_ factory: CoverFetcherFactory, inDefaultChain: Bool = true) {
         if coverFetchers[factory.name] == nil, inDefaultChain { coverFetcherOrder.append(factory.name) }
         coverFetchers[factory.name] = factory
+    }
+    /// Registers an enricher under its name, replacing one of the same name (in its place).
+    public mutating func registerEnricher(_ factory: AlbumEnricherFactory) {
+        if enrichers[factory.name] == nil { enricherOrder.append(factory.name) }
+        enrichers[factory.name] = factory
     }
     /// Declares the settings of a section that belongs to a module, not to an adapter (the
     /// server's `serve.*`): the loader accepts them, `config show` lists them.

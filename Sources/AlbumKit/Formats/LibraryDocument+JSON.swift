@@ -313,7 +313,13 @@ extension JSONOutput {
 
     /// An answer, keys sorted, as `LookupAnswer.encode(to:)` writes it.
     private mutating func lookupAnswer(_ answer: LookupAnswer) throws {
-        try raw(#"{"at":"#)
+        if let album = answer.album {
+            try raw(#"{"album":"#)
+            try self.album(album)
+            try raw(#","at":"#)
+        } else {
+            try raw(#"{"at":"#)
+        }
         try integer(Int64(answer.at.timeIntervalSince1970))
         if let key = answer.cover {
             try raw(#","cover":"#)

@@ -79,6 +79,12 @@ extension LibraryEvent {
             ["from": .string(from), "to": .string(to), "reason": .string(reason)]
         case .pluginFailed(let plugin, let reason):
             ["plugin": .string(plugin), "reason": .string(reason)]
+        case .enrichStarted(let albums):
+            ["albums": .int(Int64(albums))]
+        case .albumEnriched(let id, let fields):
+            ["album": .string(id.rawValue), "fields": .strings(fields)]
+        case .enrichFinished(let albums, let enriched):
+            ["albums": .int(Int64(albums)), "enriched": .int(Int64(enriched))]
         }
     }
 

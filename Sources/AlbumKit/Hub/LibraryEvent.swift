@@ -45,6 +45,12 @@ public enum LibraryEvent: Sendable, Hashable {
     case migrateFailed(from: String, to: String, reason: String)
     /// A plugin (a child process, say) failed; the command fails with it.
     case pluginFailed(plugin: String, reason: String)
+    /// `enrich` began looking `albums` albums up.
+    case enrichStarted(albums: Int)
+    /// `enrich` looked one album up; `fields` are the fields it filled (none: nothing to fill).
+    case albumEnriched(AlbumID, fields: [String])
+    /// `enrich` ended: `albums` looked up, `enriched` of them changed.
+    case enrichFinished(albums: Int, enriched: Int)
 
     /// The SPEC name, such as `library.albumAdded`.
     public var name: String {
@@ -79,6 +85,9 @@ public enum LibraryEvent: Sendable, Hashable {
         case .migrateFinished: "migrate.finished"
         case .migrateFailed: "migrate.failed"
         case .pluginFailed: "plugin.failed"
+        case .enrichStarted: "enrich.started"
+        case .albumEnriched: "enrich.albumEnriched"
+        case .enrichFinished: "enrich.finished"
         }
     }
 }

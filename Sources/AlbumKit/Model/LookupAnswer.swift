@@ -1,10 +1,11 @@
 import Foundation
 
 /// What a lookup service (a cover fetcher that finds by album: the Cover Art Archive,
-/// iTunes, Discogs) answered about one album's identity, and when — the lookup cache of
+/// iTunes, Discogs; or an ``AlbumEnricher``) answered about one album's identity, and when — the lookup cache of
 /// SPEC 11. Kept in ``LibraryState/lookups`` under ``key(fetcher:identity:)``, so it travels
 /// with the library on every backend and with `state.json` in backups.
 /// Stored as `{"at":<seconds since 1970>,"cover":"<sha256>.<ext>","ids":{…}}` (found),
+/// `{"album":{…},"at":…}` (an enricher found the album: its facts, as an album object),
 /// `{"at":…,"missed":"reason","ids":{…}}` (found nothing: asked again after
 /// `lookups.retryAfterDays`) or `{"at":…,"failed":"reason"}` (the service could not be
 /// asked: asked again next time); `ids` left out when empty.
@@ -13,6 +14,8 @@ public struct LookupAnswer: Hashable, Sendable, Codable {
     public var at: Date
     /// The cover it gave, stored with the library.
     public var cover: CoverKey?
+    /// The album as the service knows it, when an enricher (``AlbumEnricher``) asked.
+    public var album: Album?
     /// The album's identities it found (`musicbrainz`, `itunes`…).
     public var ids: [String: String]
     /// Why it gave no cover, when it answered but had none that would do.
@@ -21,9 +24,12 @@ public struct LookupAnswer: Hashable, Sendable, Codable {
     public var failed: String?
 
     /// An answer given `at` (kept to the second, as it is stored).
-    public init(at: Date, cover: CoverKey? = nil, ids: [String: String] = [:], missed: String? = nil, failed: String? = nil) {
+    public init(
+        at: Date, cover: CoverKey? = nil, album: Album? = nil, ids: [String: String] = [:], missed: String? = nil, failed: String? = nil
+    ) {
         self.at = Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))
         self.cover = cover
+        self.album = album
         self.ids = ids
         self.missed = missed
         self.failed = failed
@@ -34,9 +40,9 @@ public struct LookupAnswer: Hashable, Sendable, Codable {
     public static func key(fetcher: String, identity: String) -> String { "\(fetcher) \(identity)" }
 
     /// Whether the answer still stands at `now`, so the service is not asked again: a cover
-    /// found stands; a miss stands for `retryAfterDays`; a failure to ask does not stand.
+    /// or an album found stands; a miss stands for `retryAfterDays`; a failure to ask does not stand.
     public func stands(at now: Date, retryAfterDays: Double) -> Bool {
-        if cover != nil { return true }
+        if cover != nil || album != nil { return true }
         if missed != nil { return now.timeIntervalSince(at) < retryAfterDays * 86_400 }
         return false
     }
@@ -44,7 +50,7 @@ public struct LookupAnswer: Hashable, Sendable, Codable {
     /// Why no cover came of it, or nil when one did.
     public var reason: String? { cover == nil ? missed ?? failed ?? "found no cover" : nil }
 
-    private enum CodingKeys: String, CodingKey { case at, cover, ids, missed, failed }
+    private enum CodingKeys: String, CodingKey { case album, at, cover, ids, missed, failed }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -56,6 +62,7 @@ public struct LookupAnswer: Hashable, Sendable, Codable {
                 }
                 return key
             },
+            album: try container.decodeIfPresent(Album.self, forKey: .album),
             ids: try container.decodeIfPresent([String: String].self, forKey: .ids) ?? [:],
             missed: try container.decodeIfPresent(String.self, forKey: .missed),
             failed: try container.decodeIfPresent(String.self, forKey: .failed))
@@ -65,6 +72,7 @@ public struct LookupAnswer: Hashable, Sendable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Int64(at.timeIntervalSince1970), forKey: .at)
         try container.encodeIfPresent(cover?.fileName, forKey: .cover)
+        try container.encodeIfPresent(album, forKey: .album)
         if !ids.isEmpty { try container.encode(ids, forKey: .ids) }
         try container.encodeIfPresent(missed, forKey: .missed)
         try container.encodeIfPresent(failed, forKey: .failed)

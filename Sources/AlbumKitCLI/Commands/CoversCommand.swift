@@ -28,9 +28,7 @@ struct CoversCommand: AsyncParsableCommand {
             }
             for note in summary.notes { Console.warning(note) }
             print("Covers: \(summary.fetched) fetched, \(summary.cached) already stored, \(summary.failures.count) failed.")
-            if !summary.requests.isEmpty {
-                print("Requests: " + summary.requests.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ".")
-            }
+            if let requests = RequestsLine.text(summary.requests) { print(requests) }
             for failure in summary.failures {
                 // An album that names no cover was looked up: its reason says what was asked.
                 print("  failed: \(failure.album)\(failure.reference.isEmpty ? "" : " \(failure.reference)"): \(failure.reason)")

@@ -26,6 +26,7 @@ struct PluginsCommand: AsyncParsableCommand {
             PluginRow(name: $0.name, summary: "\($0.fileEndings.joined(separator: " ")): \($0.summary)", origin: AdapterOrigin(of: $0), version: nil)
         }))
         sections.append(("cover fetchers", registry.coverFetchers.values.map(row)))
+        sections.append(("enrichers", registry.enrichers.values.map(row)))
         for (title, rows) in sections {
             print("\(title):")
             if rows.isEmpty { print("  (none)") }

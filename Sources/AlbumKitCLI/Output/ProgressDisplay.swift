@@ -2,7 +2,7 @@ import AlbumKit
 import Foundation
 import Synchronization
 
-/// Progress of long work (import, restore, export, cover fetching): on a terminal one line redrawn in
+/// Progress of long work (import, restore, export, cover fetching, enrich): on a terminal one line redrawn in
 /// place (`\r`, erase line) that fits the terminal's width whatever it is, at most ten
 /// times a second; otherwise plain lines at most once a second. A hub subscriber like any
 /// other. Readings are only shown once they mean something: no rate before a second has
@@ -15,6 +15,8 @@ final class ProgressDisplay: Sendable {
         var coversRequested = 0
         var coversDone = 0
         var coversExported = 0
+        var enrichTotal = 0
+        var enrichDone = 0
     }
 
     private let terminal = Console.errorIsTerminal
@@ -50,7 +52,15 @@ final class ProgressDisplay: Sendable {
             let covers = state.withLock { $0.coversExported }
             show(ProgressReading(verb: "exporting", name: path, albums: albums, covers: covers, done: written, total: nil, unit: .bytes), force: true)
             endLine()
-        case .importFinished, .importFailed, .restoreFinished, .restoreFailed:
+        case .enrichStarted(let albums):
+            state.withLock { $0 = State(); $0.enrichTotal = albums }
+        case .albumEnriched:
+            let (done, total) = state.withLock { state in
+                state.enrichDone += 1
+                return (state.enrichDone, state.enrichTotal)
+            }
+            show(ProgressReading(verb: "enriching", name: "", albums: nil, done: Int64(done), total: Int64(total), unit: .count))
+        case .importFinished, .importFailed, .restoreFinished, .restoreFailed, .enrichFinished:
             endLine()
         default:
             break

@@ -299,6 +299,9 @@ extension JSONCursor {
                 } else if key.is("failed") {
                     try seen.mark(4, cursor)
                     answer.failed = try cursor.optionalString()
+                } else if key.is("album") {
+                    try seen.mark(5, cursor)
+                    answer.album = try cursor.takeNull() ? nil : cursor.album()
                 } else {
                     try cursor.skipValue()
                 }
