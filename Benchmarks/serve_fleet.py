@@ -96,8 +96,8 @@ class ConnectionCount:
         return self.most
 
 
-def timed_get(port, path):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+def timed_get(port, path, timeout=60):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     started = time.monotonic()
     connection.request("GET", path)
     response = connection.getresponse()
@@ -107,6 +107,15 @@ def timed_get(port, path):
     if response.status != 200:
         raise RuntimeError("GET %s answered %d: %s" % (path, response.status, body[:200]))
     return elapsed, json.loads(body)
+
+
+def search_time(port, search, timeout=120):
+    """Seconds the page's search `search` took on one connection; `timeout` when it did not
+    answer within it (a query lists the whole library, and `wrk` may have left a backlog)."""
+    try:
+        return timed_get(port, "/api/albums?limit=100&q=%s" % urllib.parse.quote(search), timeout)[0]
+    except (TimeoutError, OSError):
+        return timeout
 
 
 def change_spread(hosts, changes):
@@ -174,7 +183,9 @@ def measure(options):
     psql(admin, "CREATE DATABASE %s" % database)
     url = admin.rsplit("/", 1)[0] + "/" + database
     env = {"HOME": options.work, "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "XDG_CONFIG_HOME": os.path.join(options.work, "no-config"),
-           "XDG_DATA_HOME": os.path.join(options.work, "no-data"), "ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": url}
+           "XDG_DATA_HOME": os.path.join(options.work, "no-data"), "ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": url,
+           # A million albums' list is about 300 MB, past the default limit on one list.
+           "ALBUMKIT_LIMITS_LIST_BYTES": "2000000000"}
     hosts = []
     try:
         library, import_seconds = made_library(options, binary, env)
@@ -195,14 +206,13 @@ def measure(options):
         counter = ConnectionCount(admin, database)
         plain = wrk_all([host.url + middle for host in hosts], options.connections, options.seconds)
         cpu_after = (cpu_seconds(server_pids), cpu_seconds(postgres_pids()), time.monotonic())
-        query = wrk_all([host.url + queried for host in hosts], options.connections, options.seconds)
         most_connections = counter.stop()
         wall = cpu_after[2] - cpu_before[2]
-        searches = []
-        for _ in range(4):
-            for search in SEARCHES:
-                searches.append(timed_get(hosts[0].port, "/api/albums?limit=100&q=%s" % urllib.parse.quote(search))[0])
+        print("wrk: %s" % json.dumps(plain), flush=True)
+        # The searches and the changes before the query load: queries queued by `wrk` outlive it.
+        searches = [search_time(hosts[0].port, search) for search in SEARCHES]
         spreads, adds = change_spread(hosts, options.changes)
+        query = wrk_all([host.url + queried for host in hosts], options.connections, options.seconds)
         peaks = [host.peak_rss_mib() for host in hosts]
     finally:
         for host in hosts:
@@ -216,7 +226,7 @@ def measure(options):
                 import_s=round(import_seconds, 1), max_connections=connections_allowed, most_connections=most_connections, cores=os.cpu_count(),
                 plain=plain, query=query, query_text=QUERY,
                 hosts_cpu=round((cpu_after[0] - cpu_before[0]) / wall, 2), database_cpu=round((cpu_after[1] - cpu_before[1]) / wall, 2),
-                search_p50_ms=statistics.median(searches) * 1000, search_p99_ms=serve_bench.percentile(searches, 0.99) * 1000,
+                search_p50_ms=statistics.median(searches) * 1000, search_p99_ms=max(searches) * 1000,
                 spread_p50_ms=statistics.median(spreads) * 1000, spread_p99_ms=serve_bench.percentile(spreads, 0.99) * 1000,
                 post_p50_ms=statistics.median(adds) * 1000, post_p99_ms=serve_bench.percentile(adds, 0.99) * 1000,
                 changes=options.changes, peak_rss_mib=[round(peak, 1) for peak in peaks])
@@ -240,7 +250,7 @@ def markdown(result):
               "| a change through host 1 seen by every other host's events, median | %.0f ms | |" % result["spread_p50_ms"],
               "| the same, p99 over %d changes | %.0f ms | %s (< 1 s) |" % (result["changes"], result["spread_p99_ms"], verdict(result["spread_p99_ms"] < 1000)),
               "| `POST /api/albums` through host 1, median / p99 | %.0f / %.0f ms | |" % (result["post_p50_ms"], result["post_p99_ms"]),
-              "| the page's search (`q=`, one client), median / p99 | %.0f / %.0f ms | %s (< 100 ms) |" % (
+              "| the page's search (`q=`, one client, %d searches; 120 000 ms is a time-out), median / worst | %.0f / %.0f ms | %s (< 100 ms) |" % (len(SEARCHES),
                   result["search_p50_ms"], result["search_p99_ms"], verdict(result["search_p99_ms"] < 100)),
               "| peak RSS per host | %s MiB | %s (≤ 128 MB) |" % (" / ".join("%.0f" % peak for peak in result["peak_rss_mib"]),
                                                                verdict(max(result["peak_rss_mib"]) * 1.048576 <= 128)),
