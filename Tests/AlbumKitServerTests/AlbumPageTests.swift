@@ -87,6 +87,21 @@ import Testing
         }
     }
 
+    @Test func anAlbumNamedByItsIDIsReadWithoutListingTheLibrary() async throws {
+        try await Self.withServer { library, calls, client in
+            let id = try await library.album(.position(250)).album.id.rawValue
+            calls.reset()
+            let path = "/api/albums/" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id)
+            for method in [HTTPRequest.Method.get, .patch] {
+                try await client.execute(uri: path, method: method, headers: [.contentType: "application/json"],
+                                         body: ByteBuffer(string: #"{"genre":"Read by id"}"#)) { response in
+                    #expect(response.status == .ok, "\(method) \(String(buffer: response.body))")
+                }
+            }
+            #expect(calls.wholeLoads == 0, "reading and changing an album by id listed the whole library \(calls.wholeLoads) times")
+        }
+    }
+
     @Test func theQueryAndSortOfListChooseAndOrderThePage() async throws {
         try await Self.withServer { _, _, client in
             let bowie = try await Self.page(client, "q=artist:bowie%20year:1990..1999&sort=year-,title&limit=1000")

@@ -144,6 +144,11 @@ extension Library {
 
     /// The one album `reference` names, cover states taken from the store.
     public func resolve(_ reference: AlbumReference) async throws -> ListedAlbum {
+        // An exact id is the first thing words can mean (``AlbumReference``): an indexed point
+        // read finds it, where matching id prefixes and queries lists the whole library.
+        if case .words(let words) = reference, words.count == 1, try await view().index(of: AlbumID(words[0])) != nil {
+            return try await resolve(.id(AlbumID(words[0])))
+        }
         guard case .words = reference else {
             // One album: ask the store about its cover alone, not for every key (`show 5`).
             let (album, position) = try await album(reference)
