@@ -51,18 +51,21 @@ final class LibraryGateway: Sendable {
     /// The current album's id, if there is one.
     var current: AlbumID? { get async { await library.memento.current } }
 
-    /// The current album's entry, nil when there is none. Another client can remove the
-    /// current album between reading which album is current and reading it (another album is
-    /// then current): the read is made again.
+    /// The current album's entry, nil when there is none. Read between this server's changes:
+    /// a removal stores the albums before the library's memento names the next current album,
+    /// and a read in between would find the current album gone. A process elsewhere can still
+    /// remove it between the two reads (another album is then current): the read is made again.
     func currentEntry() async throws -> AlbumPage.Entry? {
-        while let id = await current {
-            do {
-                return try await album(.id(id))
-            } catch let error as AlbumKitError where error.kind == .noSuchAlbum {
-                if await current == id { throw error }
+        try await gate.run {
+            while let id = await current {
+                do {
+                    return try await album(.id(id))
+                } catch let error as AlbumKitError where error.kind == .noSuchAlbum {
+                    if await current == id { throw error }
+                }
             }
+            return nil
         }
-        return nil
     }
 
     /// What `undo` and `redo` would take back or apply again (nil when there is nothing).
