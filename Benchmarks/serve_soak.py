@@ -6,9 +6,10 @@ by more than 25 % (and 16 MiB), or when any request failed. Loopback only; bound
 
     python3 Benchmarks/serve_soak.py [--bin .build/release] [--minutes 10] [--albums N] [--work DIR]
 
-The library is made as users make one: with `--albums N` (make soak: 100 000), an SQLite library
+The library is made as users make one: with `--albums N` (default 100 000), an SQLite library
 imported from the corpus bundle with covers (Benchmarks/make-corpus.py, cached in the work
-folder) and then changed; with `--albums 0`, the starter library. Besides the memory it reports
+folder) and then changed; with `--albums 0`, the starter library (`init --starter` imports the
+starter bundle with its covers; the load changes it). Besides the memory it reports
 each method's median and p99 (the aims of issue 37: `POST`/`PATCH`/`DELETE` p99 < 30 ms, RSS
 ≤ 128 MB).
 """
@@ -130,7 +131,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
     parser.add_argument("--minutes", type=float, default=10)
-    parser.add_argument("--albums", type=int, default=0)
+    parser.add_argument("--albums", type=int, default=100_000)
     parser.add_argument("--work", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "albumkit-bench"))
     options = parser.parse_args()
     binary = os.path.join(os.path.abspath(options.bin), "albumkit")
