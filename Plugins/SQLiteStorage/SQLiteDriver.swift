@@ -24,6 +24,9 @@ public struct SQLiteDriver: RowStoreDriver {
     public var legacySchema: [[String]] { SQLiteLegacySchema.steps }
     /// None: SQLite stores a blob as it is.
     public var storageTuning: [String] { [] }
+    /// None: a search reads every row, which a file library of up to a few hundred thousand
+    /// albums affords (BENCHMARKS.md).
+    public var searchIndexes: [String] { [] }
     /// A commit in WAL mode with `synchronous = NORMAL` does not wait for the disk.
     public var deferredDurability: DeferredDurability? { nil }
 

@@ -62,6 +62,11 @@ public protocol RowStoreDriver: Sendable {
     /// transaction, that change how the engine stores the tables and never what they hold (so
     /// no schema version records them, and a library made without them reads the same).
     var storageTuning: [String] { get }
+    /// Statements that index the search columns (`search_core`, `search_text`) for
+    /// `LIKE '%word%'`, run where the columns are made; each must succeed or change nothing
+    /// (an engine whose index needs an extension the server lacks leaves the columns unindexed,
+    /// and a search then reads every row). None when a search reads every row anyway.
+    var searchIndexes: [String] { get }
     /// How a batch of covers may commit without waiting for the disk, and how the waiting is
     /// done afterwards once for all of them; nil when a commit does not wait for the disk anyway
     /// (SQLite in WAL mode with `synchronous = NORMAL`).

@@ -5,9 +5,11 @@ import Foundation
 /// SQLite and PostgreSQL both speak (`?` for each argument):
 ///
 /// ```
-/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details)
+/// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details,
+///                   search_core, search_text)
 ///                  indexes on sort_key and on (duplicate_digest, sort_key) (Album.duplicateKey, its SHA-256);
-///                  details: the fields beyond the core six as JSON (Album.detailsJSON), or null
+///                  details: the fields beyond the core six as JSON (Album.detailsJSON), or null;
+///                  search_core, search_text: the album's folded text (Album.searchCore, Album.searchText)
 /// albumkit_blocks  (low_key PK, album_count)         see BlockIndex
 /// albumkit_state   (id = 1, generation, state, album_count)   the memento as JSON
 /// albumkit_history (id PK, step)                     one history step as JSON per row
@@ -41,6 +43,26 @@ enum RowStoreSQL {
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
     /// The first album in library order with a duplicate key (``Album/duplicateKey``): found
     /// by its digest (``duplicateDigest(_:)``), the key itself compared on each album found.
+    /// The sort keys of the albums whose search columns hold words: ``placesHolding(_:)``.
+    static func placesHolding(_ words: [SearchWord]) -> String {
+        "SELECT sort_key FROM albumkit_albums"
+            + (words.isEmpty ? "" : " WHERE " + words.map { "\($0.inCore ? "search_core" : "search_text") LIKE ? ESCAPE '\\'" }.joined(separator: " AND "))
+            + " ORDER BY sort_key"
+    }
+    /// The pattern of ``placesHolding(_:)`` that finds `word` anywhere in a column.
+    static func pattern(_ word: SearchWord) -> SQLValue {
+        var escaped = ""
+        for character in word.folded {
+            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return .text("%\(escaped)%")
+    }
+    /// The albums (``albumColumns``, or the core ones and a null) whose sort key is one of `count`.
+    static func albumsWithKeys(_ count: Int, details: Bool) -> String {
+        "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums WHERE sort_key IN ("
+            + repeatElement("?", count: count).joined(separator: ", ") + ") ORDER BY sort_key"
+    }
     static let firstDuplicate = "SELECT id FROM albumkit_albums WHERE duplicate_digest = ? AND duplicate_key = ? ORDER BY sort_key LIMIT 1"
 
     /// What the duplicate key is indexed by: its SHA-256 in hex, 64 characters whatever its
@@ -52,13 +74,14 @@ enum RowStoreSQL {
     }
 
     static let updateAlbum =
-        "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ?, duplicate_key = ?, duplicate_digest = ?, details = ? WHERE id = ?"
+        "UPDATE albumkit_albums SET title = ?, artist = ?, genre = ?, year = ?, cover_url = ?, duplicate_key = ?, duplicate_digest = ?, details = ?, search_core = ?, search_text = ? WHERE id = ?"
+    static let updateSearch = "UPDATE albumkit_albums SET search_core = ?, search_text = ? WHERE id = ?"
     static let moveAlbum = "UPDATE albumkit_albums SET sort_key = ? WHERE id = ?"
     static let deleteAlbum = "DELETE FROM albumkit_albums WHERE id = ?"
     static let deleteAlbumsBetween = "DELETE FROM albumkit_albums WHERE sort_key >= ? AND sort_key <= ?"
     static let deleteAlbums = "DELETE FROM albumkit_albums"
 
-    /// Rows per multi-row `INSERT` (10 arguments each: well under both engines' limits).
+    /// Rows per multi-row `INSERT` (12 arguments each: well under both engines' limits).
     static let insertBatch = 500
     /// `INSERT` of `rows` albums (``insertArguments(_:key:)`` each).
     static func insertAlbums(_ rows: Int) -> String {
@@ -66,8 +89,8 @@ enum RowStoreSQL {
     }
     private static let fullInsert = makeInsert(insertBatch)
     private static func makeInsert(_ rows: Int) -> String {
-        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details) VALUES "
-            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details, search_core, search_text) VALUES "
+            + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
     static let step = "SELECT step FROM albumkit_history WHERE id = ?"
@@ -103,14 +126,16 @@ enum RowStoreSQL {
     static func insertArguments(_ album: Album, key: Double) -> [SQLValue] {
         let duplicateKey = album.duplicateKey
         return [.text(album.id.rawValue), .real(key), .text(album.title), .text(album.artist), .text(album.genre), .text(album.year),
-         .optionalText(album.coverUrl), .text(duplicateKey), .text(duplicateDigest(duplicateKey)), .optionalText(album.detailsJSON)]
+         .optionalText(album.coverUrl), .text(duplicateKey), .text(duplicateDigest(duplicateKey)), .optionalText(album.detailsJSON),
+         .text(album.searchCore), .text(album.searchText)]
     }
 
     /// The arguments of ``updateAlbum`` for `album`.
     static func updateArguments(_ album: Album) -> [SQLValue] {
         let duplicateKey = album.duplicateKey
         return [.text(album.title), .text(album.artist), .text(album.genre), .text(album.year), .optionalText(album.coverUrl),
-         .text(duplicateKey), .text(duplicateDigest(duplicateKey)), .optionalText(album.detailsJSON), .text(album.id.rawValue)]
+         .text(duplicateKey), .text(duplicateDigest(duplicateKey)), .optionalText(album.detailsJSON), .text(album.searchCore),
+         .text(album.searchText), .text(album.id.rawValue)]
     }
 }
 

@@ -10,7 +10,8 @@ import Foundation
 /// here add what both share; version 4 stores each album's duplicate key, version 5 indexed
 /// it with the library order beside it, version 6 indexes its digest instead (a key too long
 /// for an index entry cannot be stored), version 7 keeps the fields beyond the core six
-/// (SPEC 1) as JSON in a column of their own. A library from an
+/// (SPEC 1) as JSON in a column of their own, version 8 each album's folded text, for queries
+/// the database answers (``LibraryTextSearch``). A library from an
 /// older albumkit is upgraded in one writing transaction the first time this build connects to
 /// it; one from a newer albumkit is refused, untouched.
 enum RowStoreSchema {
@@ -24,8 +25,10 @@ enum RowStoreSchema {
     static let duplicateDigestVersion = 6
     /// The version that added the `details` column (``addDetails(_:)``).
     static let detailsVersion = 7
+    /// The version that added the search columns (``addSearchText(_:_:)``).
+    static let searchTextVersion = 8
     /// The version this build writes.
-    static let currentVersion = 7
+    static let currentVersion = 8
 
     /// Creates every table in an empty store, then tunes their storage
     /// (``RowStoreDriver/storageTuning``), inside the caller's creating transaction.
@@ -78,6 +81,7 @@ enum RowStoreSchema {
             if step + 1 == duplicateOrderVersion { try await orderDuplicateKeys(connection) }
             if step + 1 == duplicateDigestVersion { try await digestDuplicateKeys(connection) }
             if step + 1 == detailsVersion { try await addDetails(connection) }
+            if step + 1 == searchTextVersion { try await addSearchText(connection, driver) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
     }
@@ -154,5 +158,19 @@ enum RowStoreSchema {
     /// album that has none, as every album of an older library).
     private static func addDetails<Connection: RowConnection>(_ connection: Connection) async throws {
         try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN details text", [])
+    }
+
+    /// Version 8: each album's folded text (``Album/searchCore``, ``Album/searchText``) in two
+    /// columns, filled from the rows there, and the engine's index on them
+    /// (``RowStoreDriver/searchIndexes``).
+    private static func addSearchText<Driver: RowStoreDriver>(_ connection: Driver.Connection, _ driver: Driver) async throws {
+        try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN search_core text NOT NULL DEFAULT ''", [])
+        try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN search_text text NOT NULL DEFAULT ''", [])
+        let rows = AlbumRowReader(location: driver.location, container: driver.container)
+        let albums = try await connection.query(RowStoreSQL.everyAlbum, []) { [rows] in try rows.album($0).album }
+        for album in albums {
+            try await connection.execute(RowStoreSQL.updateSearch, [.text(album.searchCore), .text(album.searchText), .text(album.id.rawValue)])
+        }
+        for statement in driver.searchIndexes { try await connection.execute(statement, []) }
     }
 }

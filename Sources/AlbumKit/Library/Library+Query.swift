@@ -31,6 +31,7 @@ extension Library {
     /// Judges the albums run by run as the store hands them over (the store reads on in the
     /// meantime), and hands each judged run to `listing`.
     private func list(matching query: AlbumQuery, details: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws {
+        if try await listSearched(query, details: details, into: listing) { return }
         // The store's keys are read while the albums load (a table's keys, a folder's names).
         async let storedKeys = Self.storedKeys(in: storage.covers)
         if let held {
@@ -79,6 +80,7 @@ extension Library {
     /// are then read whole (the whole listing again if the library changed in between).
     public func page(matching query: AlbumQuery = .all, order: AlbumSort? = nil, offset: Int, limit: Int) async throws -> AlbumPage {
         guard query.isEmpty, order?.keys.isEmpty ?? true else {
+            if let page = try await searchedPage(query, order, offset: offset, limit: limit) { return page }
             if held == nil, let reads = storage.pointReads {
                 let named = query.details.union(order?.details ?? [])
                 let page = try await pageOfMatches(query, order, offset: offset, limit: limit, details: named)
@@ -129,7 +131,12 @@ extension Library {
     /// and the store is asked once which of the keys it leaves open it holds (every one
     /// missing when the store cannot be read).
     public func entries(_ albums: [Album], from position: Int) async -> [AlbumPage.Entry] {
-        let judged = albums.map { CoverState.judged($0, resolutions: memento.covers) }
+        await entries(albums.enumerated().map { (position: position - 1 + $0.offset, album: $0.element) })
+    }
+
+    /// `albums`, each at its 0-based position, with their covers, as ``entries(_:from:)``.
+    func entries(_ albums: [(position: Int, album: Album)]) async -> [AlbumPage.Entry] {
+        let judged = albums.map { CoverState.judged($0.album, resolutions: memento.covers) }
         let keys = judged.compactMap(\.key)
         let stored = keys.isEmpty ? [] : (try? await storage.covers.storedKeys(among: keys)) ?? []
         return albums.indices.map { index in
@@ -137,8 +144,8 @@ extension Library {
             let storedKey = key.flatMap { stored.contains($0) ? $0 : nil }
             let cover = key == nil ? state : (storedKey == nil ? .missing : .stored)
             return AlbumPage.Entry(
-                listed: ListedAlbum(position: position + index, album: albums[index], cover: cover), coverKey: storedKey,
-                coverFailure: coverFailure(of: albums[index]))
+                listed: ListedAlbum(position: albums[index].position + 1, album: albums[index].album, cover: cover), coverKey: storedKey,
+                coverFailure: coverFailure(of: albums[index].album))
         }
     }
 

@@ -31,6 +31,8 @@ public actor Library {
     /// appended a run it never held: then readers load the library; never kept for one that
     /// reads by points, which is asked each time).
     var held: [Album]?
+    /// What the last few queries the store narrowed down matched (``searchedMatches(_:_:)``).
+    var searches = SearchedMatches.Cache()
     /// The folder a writer sweeps for what killed processes left (``beginWrite()``): the
     /// library folder, unless this library was opened without a configuration and is not a
     /// file, when that folder would be the system's temporary one.

@@ -67,6 +67,9 @@ public struct AlbumAttribute: Hashable, Sendable, CustomStringConvertible {
 
     private init(kind: Kind) { self.kind = kind }
 
+    /// The attribute of a field of the table.
+    init(field: AlbumField) { self.init(kind: .field(field)) }
+
     /// The known name `name` is one or two letters from, if any.
     static func typo(_ name: String) -> String? { Spelling.typo(of: name, among: names) }
 

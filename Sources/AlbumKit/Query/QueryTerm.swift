@@ -5,7 +5,7 @@ import Foundation
 struct QueryTerm: Sendable, Hashable {
     enum Test: Sendable, Hashable {
         /// The attribute's text holds the words, ignoring case and accents (nil: any of
-        /// title, artist, genre, year).
+        /// title, artist, genre, year); the words are kept folded (``FoldedText``).
         case contains(AlbumAttribute?, String)
         /// The attribute is empty (`genre:` finds albums without a genre).
         case isEmpty(AlbumAttribute)
@@ -35,7 +35,7 @@ struct QueryTerm: Sendable, Hashable {
         guard let colon = body.firstIndex(of: ":"), !body.hasPrefix("\""),
             body[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }), colon != body.startIndex
         else {
-            test = .contains(nil, Self.unquoted(body))
+            test = .contains(nil, FoldedText.fold(Self.unquoted(body)))
             return
         }
         let name = String(body[..<colon])
@@ -67,7 +67,7 @@ struct QueryTerm: Sendable, Hashable {
         let bounds = value.components(separatedBy: "..")
         switch attribute.order {
         case .text:
-            return .contains(attribute, value)
+            return .contains(attribute, FoldedText.fold(value))
         case .number:
             let numbers = bounds.map { bound -> Double?? in
                 bound.isEmpty ? .some(nil) : Double(bound).flatMap { $0.isFinite && bound.count <= 12 ? .some($0) : nil }
@@ -136,7 +136,7 @@ struct QueryTerm: Sendable, Hashable {
     }
 
     private static func contains(_ text: String, _ words: String) -> Bool {
-        words.isEmpty || text.range(of: words, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        FoldedText.holds(text, words)
     }
 }
 

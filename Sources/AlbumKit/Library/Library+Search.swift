@@ -1,0 +1,182 @@
+/// Queries the database narrows down (``LibraryTextSearch``): it finds the albums whose folded
+/// text holds the query's words, and only those are read and checked against every term, so
+/// `list label:warp` or a search on the page reads what it may show, not the whole library.
+/// What matched is remembered for the library's generation, so the next page of the same
+/// search, or the same page asked again, costs one look at the generation and the page's rows.
+extension Library {
+    /// The store's text search, when the library is read by points from a store that has one.
+    private var textSearch: (any LibraryTextSearch)? {
+        held == nil ? storage.pointReads as? any LibraryTextSearch : nil
+    }
+
+    /// The albums `query` matches, in `order` (library order when it has no keys), as the
+    /// store's places; nil when the store cannot narrow the query down (it has no text search,
+    /// or the query no word to look for) or the library kept changing while it was read.
+    func searchedMatches(_ query: AlbumQuery, _ order: AlbumSort?) async throws -> SearchedMatches? {
+        guard let search = textSearch else { return nil }
+        let words = query.searchWords
+        guard !words.isEmpty, words.allSatisfy({ $0.folded.utf8.count <= SearchedMatches.longestWord }) else { return nil }
+        for _ in 0..<SearchedMatches.attempts {
+            let generation = try await search.generation()
+            if let kept = searches.matches(of: query, order, at: generation) { return kept }
+            do {
+                let found = try await match(query, order, words, in: search)
+                searches.keep(found, of: query, order)
+                return found
+            } catch is LibraryMovedOn {
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// Finds the albums holding `words`, then checks each against every term (unless the words
+    /// are the whole query) and puts them in `order`.
+    private func match(_ query: AlbumQuery, _ order: AlbumSort?, _ words: [SearchWord], in search: any LibraryTextSearch) async throws -> SearchedMatches {
+        let (generation, candidates) = try await search.places(holding: words)
+        let sorted = !(order?.keys.isEmpty ?? true)
+        if query.isAnsweredBySearchWords, !sorted { return SearchedMatches(generation: generation, places: candidates, inLibraryOrder: true) }
+        let details = query.details.union(order?.details ?? [])
+        var places: [Double] = []
+        var kept: [ListedAlbum] = []
+        var placeAt: [Int: Double] = [:]
+        var start = 0
+        while start < candidates.count {
+            let run = Array(candidates[start..<min(candidates.count, start + SearchedMatches.run)])
+            let listed = try await self.listed(at: run, details: details, generation: generation, covers: query.needsCoverState, in: search)
+            for (place, album) in zip(run, listed) where query.matches(album) {
+                if sorted {
+                    kept.append(album)
+                    placeAt[album.position] = place
+                } else {
+                    places.append(place)
+                }
+            }
+            start += run.count
+        }
+        if let order, sorted { places = order.sorted(kept).map { placeAt[$0.position]! } }
+        return SearchedMatches(generation: generation, places: places, inLibraryOrder: !sorted)
+    }
+
+    /// The albums at `places` (increasing) with their positions, and their covers judged when
+    /// `covers`; throws ``LibraryMovedOn`` when one is gone.
+    private func listed(
+        at places: [Double], details: Set<AlbumField>, generation: Int64, covers: Bool, in search: any LibraryTextSearch
+    ) async throws -> [ListedAlbum] {
+        let albums = try await search.albums(at: places, details: details, generation: generation)
+        guard albums.count == places.count else { throw LibraryMovedOn() }
+        if covers { return await entries(albums).map(\.listed) }
+        return albums.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: .none) }
+    }
+
+    /// The page of ``page(matching:order:offset:limit:)`` for a query the store narrows down;
+    /// nil when it cannot.
+    func searchedPage(_ query: AlbumQuery, _ order: AlbumSort?, offset: Int, limit: Int) async throws -> AlbumPage? {
+        guard let search = textSearch else { return nil }
+        for _ in 0..<SearchedMatches.attempts {
+            guard let matches = try await searchedMatches(query, order) else { return nil }
+            let slice = Array(matches.places.dropFirst(offset).prefix(limit))
+            do {
+                let inOrder = slice.sorted()
+                let albums = try await search.albums(at: inOrder, details: Set(AlbumField.all), generation: matches.generation)
+                guard albums.count == inOrder.count else { continue }
+                let byPlace = Dictionary(uniqueKeysWithValues: zip(inOrder, albums))
+                let current = memento.current
+                var currentPosition: Int?
+                if let current, let (place, position) = try await search.place(of: current, generation: matches.generation), matches.holds(place) {
+                    currentPosition = position + 1
+                }
+                return AlbumPage(
+                    albums: await entries(slice.map { byPlace[$0]! }), total: matches.places.count, current: current, currentPosition: currentPosition)
+            } catch is LibraryMovedOn {
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// Hands `listing` the albums `query` matches, in library order, in runs, with the details
+    /// `details` names; false when the store cannot narrow the query down (nothing handed).
+    func listSearched(_ query: AlbumQuery, details: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws -> Bool {
+        guard let search = textSearch else { return false }
+        for _ in 0..<SearchedMatches.attempts {
+            guard let matches = try await searchedMatches(query, nil) else { return false }
+            var start = 0
+            do {
+                while start < matches.places.count {
+                    let run = Array(matches.places[start..<min(matches.places.count, start + SearchedMatches.run)])
+                    let albums = try await search.albums(at: run, details: details, generation: matches.generation)
+                    guard albums.count == run.count else { throw LibraryMovedOn() }
+                    listing.yield(await entries(albums).map(\.listed))
+                    start += run.count
+                }
+                return true
+            } catch is LibraryMovedOn where start == 0 {
+                continue
+            } catch is LibraryMovedOn {
+                throw AlbumKitError(.libraryState, "\(storage.location): the library changed while it was listed; list again")
+            }
+        }
+        return false
+    }
+}
+
+/// The albums a query matched, as a row store's places in the order asked, at one generation
+/// of the library.
+struct SearchedMatches: Sendable {
+    let generation: Int64
+    let places: [Double]
+    /// Whether ``places`` are in library order (increasing), else in a sort's order.
+    let inLibraryOrder: Bool
+
+    /// Whether `place` is among the matches.
+    func holds(_ place: Double) -> Bool {
+        guard inLibraryOrder else { return places.contains(place) }
+        var low = 0, high = places.count
+        while low < high {
+            let middle = (low + high) / 2
+            if places[middle] < place { low = middle + 1 } else { high = middle }
+        }
+        return low < places.count && places[low] == place
+    }
+
+    /// How many albums are read and checked at a time.
+    static let run = 4096
+    /// How many times a search is tried again when the library changes while it is read.
+    static let attempts = 3
+    /// The longest word (in bytes) the database is asked for; a longer one is looked for by
+    /// listing every album (SQLite refuses a `LIKE` pattern over 50 000 bytes).
+    static let longestWord = 1000
+
+    /// The matches remembered for the last few searches, each valid at its generation.
+    struct Cache: Sendable {
+        private struct Key: Hashable {
+            var query: AlbumQuery
+            var order: AlbumSort?
+        }
+        private var entries: [(key: Key, matches: SearchedMatches)] = []
+        /// How many searches are remembered.
+        private static let capacity = 8
+        /// The most places one search may keep in memory (8 bytes each).
+        private static let largest = 250_000
+
+        /// The matches remembered for `query` in `order`, if found at `generation`.
+        mutating func matches(of query: AlbumQuery, _ order: AlbumSort?, at generation: Int64) -> SearchedMatches? {
+            let key = Key(query: query, order: order)
+            guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = entries.remove(at: index)
+            guard entry.matches.generation == generation else { return nil }
+            entries.append(entry)
+            return entry.matches
+        }
+
+        /// Remembers `matches` of `query` in `order`, forgetting the least recently used.
+        mutating func keep(_ matches: SearchedMatches, of query: AlbumQuery, _ order: AlbumSort?) {
+            guard matches.places.count <= Self.largest else { return }
+            let key = Key(query: query, order: order)
+            entries.removeAll { $0.key == key }
+            entries.append((key, matches))
+            if entries.count > Self.capacity { entries.removeFirst() }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// What a database-backed library offers a query besides point reads: the albums whose
+/// folded text holds some words (``AlbumQuery/searchWords``), found by the database, so that a
+/// query over a large library reads the albums it may match, not every album. Albums are named
+/// by their place in the library order (a number that only orders them: the row store's sort
+/// key), and every answer is tied to the generation of the library it was read at.
+///
+/// Package-internal: the row store offers it through its point reads; a backend written
+/// elsewhere has none, and its queries list every album.
+package protocol LibraryTextSearch: Sendable {
+    /// The library's generation: a number every save changes.
+    func generation() async throws -> Int64
+    /// The places, in library order, of the albums whose search text holds every one of
+    /// `words`, and the generation they were read at.
+    func places(holding words: [SearchWord]) async throws -> (generation: Int64, places: [Double])
+    /// The albums at `places` (increasing), each with its 0-based position, their details
+    /// those `details` names. Throws ``LibraryMovedOn`` when the library is no longer at
+    /// `generation`.
+    func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [(position: Int, album: Album)]
+    /// The place and 0-based position of the album `id`, if the library holds it. Throws
+    /// ``LibraryMovedOn`` when the library is no longer at `generation`.
+    func place(of id: AlbumID, generation: Int64) async throws -> (place: Double, position: Int)?
+}
+
+/// A library changed between two reads of a ``LibraryTextSearch`` that must see one state:
+/// the caller reads again.
+package struct LibraryMovedOn: Error {
+    package init() {}
+}

@@ -1,0 +1,119 @@
+import AlbumKit
+import AlbumKitTesting
+import Foundation
+import PostgresStorage
+import SQLiteStorage
+import Testing
+
+/// A query a database narrows down (the search columns of schema version 8) answers exactly
+/// what the same query answers over albums held in memory: the same albums, positions, covers,
+/// totals and current album, for every kind of term, word and order — in SQLite and in
+/// PostgreSQL, before and after changes made by this library and by another process.
+@Suite struct SearchedQueryTests {
+    /// Albums with accents, capitals, the characters `LIKE` treats specially (`%`, `_`, `\`),
+    /// several lines of notes, and every kind of detail.
+    private static func albums() throws -> [Album] {
+        let titles = [
+            "Café Tacvba", "CAFE society", "Homogenic", "Ágætis byrjun", "100% Pure", "100 Pure", "a_b", "axb", #"back\slash"#,
+            "Backslash", "Low", "Heroes", "Lodger", "Selected Ambient Works", "Music Has the Right", "Geogaddi", "Tri Repetae",
+            "Straße", "Strasse", "naïve", "Naive",
+        ]
+        return try titles.enumerated().map { index, title in
+            var details = AlbumDetails()
+            details[.label] = ["Warp", "Wárp Records", nil, "Ninja Tune", "WARP_Extra"][index % 5]
+            details[.catalogNumber] = index % 3 == 0 ? "WARP \(index)" : nil
+            details[.notes] = index % 4 == 0 ? "First line\nsecond LINE with café \(index)" : nil
+            details[.rating] = index % 7 == 0 ? nil : String(Double(index % 10 + 1) / 2)
+            details.tags = index % 2 == 0 ? ["ambient", "IDM \(index % 3)"] : []
+            details.ids = index % 3 == 1 ? ["discogs": "\(index * 7)"] : [:]
+            details.fields = index % 4 == 2 ? ["mood": ["Calm", "dárk"][index / 4 % 2]] : [:]
+            return try Album(
+                id: AlbumID("id-\(index)"), title: title, artist: ["Björk", "Aphex Twin", "Sigur Rós", "BOARDS of Canada"][index % 4],
+                genre: ["Electrónica", "", "Rock"][index % 3], year: String(1990 + index % 9),
+                coverUrl: index % 5 == 0 ? "https://example.com/\(index).jpg" : nil, details: details)
+        }
+    }
+
+    private static let queries = [
+        "cafe", "CAFÉ", "café", "bjork", "BJÖRK", "ros", "sigur ros", "\"sigur ros\"", "100%", "%", "a_b", "_", #"\"#, #"back\"#,
+        "strasse", "straße", "naive", "naïve", "label:warp", "label:wárp", "label:_", "^label:warp", "label:warp bjork", "warp",
+        "notes:line", "notes:\"second line\"", "notes:cafe", "tags:idm", "mood:dark", "mood:calm", "ids.discogs:7", "genre:electronica",
+        "artist:aphex year:1991..1995", "cafe ^year:1990", "aphex position:3..10", "aphex cover:none", "cover:missing", "lo", "o",
+        "catalogNumber:warp rating:2..", "title:low", "id:id-1", "xyzzy",
+    ]
+
+    private static let orders = ["", "title", "label-", "rating", "artist year-"]
+
+    @Test(.enabled(if: TestServer.enabled, TestServer.skipNote))
+    func aQueryTheDatabaseNarrowsAnswersWhatTheHeldAlbumsAnswer() async throws {
+        let folder = try TemporaryFolder("searched-queries")
+        defer { folder.remove() }
+        let albums = try Self.albums()
+        let held = try await Self.library(FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")), albums)
+        let sqlite = try await Self.library(SQLiteStorage(file: folder.path("library.sqlite")), albums)
+        let postgres = try await Self.library(try PostgresStorage(url: try await TestServer.freshDatabase()), albums)
+        for library in [held, sqlite, postgres] { try await library.select(.position(7)) }
+
+        try await Self.expectSame(held, [sqlite, postgres], "as imported")
+        // Changes through the library itself: what it remembered of a search is not reused.
+        for library in [held, sqlite, postgres] {
+            try await library.add(AlbumRecord(id: AlbumID("new-1"), title: "Café Noir", artist: "New Artist", genre: "Jazz"), at: 2)
+            var patch = AlbumPatch(title: "Renamed")
+            try patch.set("label", to: "Warp")
+            _ = try await library.update([AlbumID("id-3")], patch)
+            _ = try await library.remove([.id(AlbumID("id-0"))])
+        }
+        try await Self.expectSame(held, [sqlite, postgres], "after changes")
+    }
+
+    /// Another process's change moves the library on: the next search sees it.
+    @Test(.enabled(if: TestServer.enabled, TestServer.skipNote))
+    func anotherProcesssChangeIsSeenByTheNextSearch() async throws {
+        let folder = try TemporaryFolder("searched-elsewhere")
+        defer { folder.remove() }
+        let url = try await TestServer.freshDatabase()
+        for (reader, writer) in [
+            (try await Self.library(SQLiteStorage(file: folder.path("library.sqlite")), try Self.albums()),
+             try await Library.open(SQLiteStorage(file: folder.path("library.sqlite")), hub: NotificationHub())),
+            (try await Self.library(try PostgresStorage(url: url), try Self.albums()), try await Library.open(try PostgresStorage(url: url), hub: NotificationHub())),
+        ] {
+            let query = try AlbumQuery(parsing: "cafe")
+            #expect(try await reader.page(matching: query, offset: 0, limit: 10).total == 2)
+            try await writer.add(AlbumRecord(title: "Another Café", artist: "Someone"))
+            let page = try await reader.page(matching: query, offset: 0, limit: 10)
+            #expect(page.total == 3)
+            #expect(page.albums.last?.listed.album.title == "Another Café")
+            #expect(try await reader.listed(matching: query).map(\.album.title) == ["Café Tacvba", "CAFE society", "Another Café"])
+        }
+    }
+
+    /// Every query, in every order, as a listing and as pages at several offsets.
+    private static func expectSame(_ held: Library, _ stores: [Library], _ when: String) async throws {
+        for text in queries {
+            let query = try AlbumQuery(parsing: text)
+            let expected = try await held.listed(matching: query)
+            for store in stores {
+                #expect(try await store.listed(matching: query) == expected, "'\(text)' \(when)")
+            }
+            for sort in orders {
+                let order = try AlbumSort(parsing: [sort])
+                for offset in [0, 2, 9] {
+                    let want = try await held.page(matching: query, order: order, offset: offset, limit: 4)
+                    for store in stores {
+                        let page = try await store.page(matching: query, order: order, offset: offset, limit: 4)
+                        #expect(page.albums.map(\.listed) == want.albums.map(\.listed), "'\(text)' by '\(sort)' from \(offset) \(when)")
+                        #expect(page.total == want.total, "'\(text)' by '\(sort)' \(when)")
+                        #expect(page.currentPosition == want.currentPosition, "'\(text)' by '\(sort)' \(when)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A new library in `storage` holding `albums`.
+    private static func library(_ storage: any StorageBackend, _ albums: [Album]) async throws -> Library {
+        try await storage.create()
+        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        return try await Library.open(storage, hub: NotificationHub())
+    }
+}
