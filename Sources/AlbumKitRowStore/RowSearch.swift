@@ -16,13 +16,20 @@ extension StoreReads: LibraryTextSearch {
         }
     }
 
-    func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [(position: Int, album: Album)] {
-        let found = try await store.withReader(transaction: true) { reader -> [(position: Int, album: Album)]? in
+    func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [Album] {
+        let found = try await store.withReader(transaction: true) { reader -> [Album]? in
+            guard try await reader.header().generation == generation else { return nil }
+            return try await reader.albums(withKeys: places, details: details).map(\.album)
+        }
+        guard let found else { throw LibraryMovedOn() }
+        return found
+    }
+
+    func positions(of places: [Double], generation: Int64) async throws -> [Int] {
+        let found = try await store.withReader(transaction: true) { reader -> [Int]? in
             let (blocks, current) = try await store.blocks(reader)
             guard current == generation else { return nil }
-            let albums = try await reader.albums(withKeys: places, details: details)
-            let positions = try await reader.positions(of: albums.map(\.key), blocks)
-            return zip(positions, albums).map { ($0, $1.album) }
+            return try await reader.positions(of: places, blocks)
         }
         guard let found else { throw LibraryMovedOn() }
         return found

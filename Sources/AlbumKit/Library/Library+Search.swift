@@ -43,7 +43,12 @@ extension Library {
         var start = 0
         while start < candidates.count {
             let run = Array(candidates[start..<min(candidates.count, start + SearchedMatches.run)])
-            let listed = try await self.listed(at: run, details: details, generation: generation, covers: query.needsCoverState, in: search)
+            // A query that does not look at positions is checked with each album's rank among
+            // the candidates in their place: it orders them as positions do, which is all a
+            // sort's tie-break asks, and costs no look at the order.
+            let positions = query.looksAtPositions ? nil : Array(start..<(start + run.count))
+            let listed = try await self.listed(
+                at: run, positions: positions, details: details, generation: generation, covers: query.needsCoverState, in: search)
             for (place, album) in zip(run, listed) where query.matches(album) {
                 if sorted {
                     kept.append(album)
@@ -58,15 +63,18 @@ extension Library {
         return SearchedMatches(generation: generation, places: places, inLibraryOrder: !sorted)
     }
 
-    /// The albums at `places` (increasing) with their positions, and their covers judged when
-    /// `covers`; throws ``LibraryMovedOn`` when one is gone.
+    /// The albums at `places` (increasing) at their 0-based `positions` (read from the store
+    /// when nil), with their covers judged when `covers`; throws ``LibraryMovedOn`` when one is gone.
     private func listed(
-        at places: [Double], details: Set<AlbumField>, generation: Int64, covers: Bool, in search: any LibraryTextSearch
+        at places: [Double], positions: [Int]? = nil, details: Set<AlbumField>, generation: Int64, covers: Bool, in search: any LibraryTextSearch
     ) async throws -> [ListedAlbum] {
         let albums = try await search.albums(at: places, details: details, generation: generation)
         guard albums.count == places.count else { throw LibraryMovedOn() }
-        if covers { return await entries(albums).map(\.listed) }
-        return albums.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: .none) }
+        let read: [Int]
+        if let positions { read = positions } else { read = try await search.positions(of: places, generation: generation) }
+        let positioned = zip(read, albums).map { (position: $0, album: $1) }
+        if covers { return await entries(positioned).map(\.listed) }
+        return positioned.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: .none) }
     }
 
     /// The page of ``page(matching:order:offset:limit:)`` for a query the store narrows down;
@@ -78,9 +86,8 @@ extension Library {
             let slice = Array(matches.places.dropFirst(offset).prefix(limit))
             do {
                 let inOrder = slice.sorted()
-                let albums = try await search.albums(at: inOrder, details: Set(AlbumField.all), generation: matches.generation)
-                guard albums.count == inOrder.count else { continue }
-                let byPlace = Dictionary(uniqueKeysWithValues: zip(inOrder, albums))
+                let albums = try await listed(at: inOrder, details: Set(AlbumField.all), generation: matches.generation, covers: false, in: search)
+                let byPlace = Dictionary(uniqueKeysWithValues: zip(inOrder, albums.map { (position: $0.position - 1, album: $0.album) }))
                 let current = memento.current
                 var currentPosition: Int?
                 if let current, let (place, position) = try await search.place(of: current, generation: matches.generation), matches.holds(place) {
@@ -105,9 +112,7 @@ extension Library {
             do {
                 while start < matches.places.count {
                     let run = Array(matches.places[start..<min(matches.places.count, start + SearchedMatches.run)])
-                    let albums = try await search.albums(at: run, details: details, generation: matches.generation)
-                    guard albums.count == run.count else { throw LibraryMovedOn() }
-                    listing.yield(await entries(albums).map(\.listed))
+                    listing.yield(try await listed(at: run, details: details, generation: matches.generation, covers: true, in: search))
                     start += run.count
                 }
                 return true

@@ -12,10 +12,12 @@ package protocol LibraryTextSearch: Sendable {
     /// The places, in library order, of the albums whose search text holds every one of
     /// `words`, and the generation they were read at.
     func places(holding words: [SearchWord]) async throws -> (generation: Int64, places: [Double])
-    /// The albums at `places` (increasing), each with its 0-based position, their details
-    /// those `details` names. Throws ``LibraryMovedOn`` when the library is no longer at
-    /// `generation`.
-    func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [(position: Int, album: Album)]
+    /// The albums at `places` (increasing), their details those `details` names. Throws
+    /// ``LibraryMovedOn`` when the library is no longer at `generation`.
+    func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [Album]
+    /// The 0-based positions of the albums at `places` (increasing). Throws ``LibraryMovedOn``
+    /// when the library is no longer at `generation`.
+    func positions(of places: [Double], generation: Int64) async throws -> [Int]
     /// The place and 0-based position of the album `id`, if the library holds it. Throws
     /// ``LibraryMovedOn`` when the library is no longer at `generation`.
     func place(of id: AlbumID, generation: Int64) async throws -> (place: Double, position: Int)?

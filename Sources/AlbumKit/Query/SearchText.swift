@@ -21,13 +21,23 @@ extension Album {
 
 extension AlbumAttribute {
     /// The attributes of ``Album/searchText``: every field of the table compared as text,
-    /// but those of ``Album/searchCore``.
+    /// but those of ``Album/searchCore``, the id and the cover's address — unique strings of
+    /// hex digits that would make most of an index and that people do not search for by
+    /// words (a query on them lists every album).
     static let searchedBeyondCore: [AlbumAttribute] = AlbumField.all.map { AlbumAttribute(field: $0) }.filter {
-        $0.order == .text && !QueryTerm.bareWordAttributes.contains($0)
+        $0.order == .text && !QueryTerm.bareWordAttributes.contains($0) && $0.kind != .field(.id) && $0.kind != .field(.coverUrl)
     }
 
-    /// Whether ``Album/searchCore`` holds this attribute's text (else ``Album/searchText``).
-    var isSearchCore: Bool { QueryTerm.bareWordAttributes.contains(self) }
+    /// Which search column holds this attribute's text: true for ``Album/searchCore``, false
+    /// for ``Album/searchText``, nil for neither.
+    var searchColumn: Bool? {
+        if QueryTerm.bareWordAttributes.contains(self) { return true }
+        switch kind {
+        case .id, .own: return false
+        case .field: return Self.searchedBeyondCore.contains(self) ? false : nil
+        case .position, .cover: return nil
+        }
+    }
 }
 
 /// A word a database looks for in the folded text it keeps of each album: in
@@ -45,10 +55,15 @@ extension AlbumQuery {
     /// `^live`): the database cannot narrow such a query down.
     package var searchWords: [SearchWord] {
         terms.compactMap { term in
-            guard !term.negated, case .contains(let attribute, let words) = term.test, !words.isEmpty else { return nil }
-            return SearchWord(folded: words, inCore: attribute?.isSearchCore ?? true)
+            guard !term.negated, case .contains(let attribute, let words) = term.test, !words.isEmpty,
+                let inCore = attribute.map(\.searchColumn) ?? true
+            else { return nil }
+            return SearchWord(folded: words, inCore: inCore)
         }
     }
+
+    /// Whether a term looks at albums' positions (`position:3..10`).
+    package var looksAtPositions: Bool { terms.contains { $0.attribute == .position } }
 
     /// Whether an album matches exactly when its search text holds ``searchWords``: every
     /// term is a bare word without a line break (a field's text is one line of the search text).
