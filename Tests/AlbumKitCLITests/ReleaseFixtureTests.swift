@@ -72,3 +72,57 @@ import Testing
         #expect(restore.status != 0 && restore.error.contains("was made by a newer albumkit"), "\(restore.error)")
     }
 }
+
+/// Libraries and a bundle of the release with the whole album, in its last format
+/// (Tests/Fixtures/release-0.2-190b3e3, its README says how they were made): every field of
+/// every album is read back, queries find them, and the history walks.
+@Suite struct WholeAlbumReleaseFixtureTests {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/release-0.2-190b3e3")
+
+    private static let format =
+        "$position $title|$label|$catalogNumber|$format|$country|$barcode|$rating|$released|$added|$tags|$tracks|$mood|${discogs.folder}|${ids.discogs}|$cover"
+
+    @Test(arguments: ["json", "plist", "sqlite"])
+    func aLibraryOfThisReleaseKeepsEveryFieldAndWalksItsHistory(_ backend: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try FileManager.default.createDirectory(at: cli.libraryFolder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(backend), to: cli.libraryFolder)
+        let environment = ["ALBUMKIT_STORAGE_BACKEND": backend]
+        func run(_ arguments: String...) throws -> String { try cli.run(arguments, environment: environment).output }
+        #expect(try run("list", "--format", Self.format) == Self.expected)
+        let shown = (try JSONSerialization.jsonObject(with: Data(try run("show", "1", "--json").utf8)) as? [String: Any])?["album"] as? [String: Any]
+        let tracks = shown?["tracks"] as? [[String: Any]]
+        #expect(tracks?.map { $0["title"] as? String } == ["Xtal", "Tha"] && tracks?.first?["seconds"] as? Double == 291.5, "\(String(describing: shown))")
+        #expect(shown?["notes"] as? String == "First pressing.\nSleeve worn." && (shown?["ids"] as? [String: String])?["musicbrainz"] != nil)
+        #expect(try run("list", "--format", "$position $title", "label:warp") == "2 Music Has the Right to Children\n")
+        #expect(try run("list", "--format", "$position $title", "CAFE") == "3 Café Tacvba\n")
+        #expect(try run("current").contains("Music Has the Right to Children"))
+        #expect(try cli.run(["redo"], environment: environment).status == 0, "the undone remove is redone")
+        #expect(try run("list", "--format", "$title").split(separator: "\n") == ["Selected Ambient Works 85-92", "Music Has the Right to Children", "Low"])
+        #expect(try cli.run(["undo"], environment: environment).status == 0)
+        #expect(try cli.run(["undo"], environment: environment).status == 0, "the update is undone")
+        let second = try run("show", "2", "--json")
+        #expect(second.contains(#""format":"Vinyl""#) && !second.contains("mood"), "\(second)")
+        #expect(try cli.run(["redo"], environment: environment).status == 0)
+        #expect(try run("list", "--format", Self.format) == Self.expected)
+    }
+
+    @Test func aVersionTwoBundleOfThisReleaseRestoresEveryField() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let restored = try cli.run("restore", Self.fixtures.appendingPathComponent("backup-v2.tar.gz").path)
+        #expect(restored.status == 0, "\(restored.error)")
+        #expect(try cli.run("list", "--format", Self.format).output == Self.expected)
+    }
+
+    /// Every album as `list --format` ``format`` prints it.
+    private static let expected = """
+        1 Selected Ambient Works 85-92|Apollo|AMB 3922|CD|BE|5413356392224|5|1992-11-09|2024-03-01T10:00:00Z|ambient, idm|2|calm|Electronic|1234|none
+        2 Music Has the Right to Children|Warp Records|WARPCD55||||4.5|||idm|1|dark|||none
+        3 Café Tacvba||||MX||||||||||stored
+        4 Low|RCA|||||4.5||||||||none
+
+        """
+}
