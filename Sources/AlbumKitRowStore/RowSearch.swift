@@ -16,6 +16,23 @@ extension StoreReads: LibraryTextSearch {
         }
     }
 
+    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where keep: @escaping @Sendable (Album) -> Bool)
+        async throws -> (generation: Int64, places: [Double], albums: [Album])
+    {
+        let wanted = details.filter { !$0.isCore }
+        let sql = RowStoreSQL.albumsHolding(words, details: !wanted.isEmpty)
+        return try await store.withReader(transaction: true) { [rows = store.rows] reader in
+            let generation = try await reader.header().generation
+            // Rows come in the engine's order (sorting them by key would spill to disk in
+            // PostgreSQL for a common word); only those kept are held, then put in order.
+            let kept = try await reader.connection.query(sql, words.map(RowStoreSQL.pattern)) { row -> StoredAlbum? in
+                let stored = try rows.album(row, details: wanted)
+                return keep(stored.album) ? stored : nil
+            }.compactMap { $0 }.sorted { $0.key < $1.key }
+            return (generation, kept.map(\.key), albums ? kept.map(\.album) : [])
+        }
+    }
+
     func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [Album] {
         let found = try await store.withReader(transaction: true) { reader -> [Album]? in
             guard try await reader.header().generation == generation else { return nil }

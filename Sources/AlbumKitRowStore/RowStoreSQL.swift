@@ -41,15 +41,21 @@ enum RowStoreSQL {
     /// ``everyAlbum`` without the details: a null in their place, for a listing of the core six.
     static let everyCoreAlbum = "SELECT \(coreColumns), NULL FROM albumkit_albums ORDER BY sort_key"
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
-    /// The first album in library order with a duplicate key (``Album/duplicateKey``): found
-    /// by its digest (``duplicateDigest(_:)``), the key itself compared on each album found.
-    /// The sort keys of the albums whose search columns hold words: ``placesHolding(_:)``.
+    /// The sort keys, in order, of the albums whose search columns hold every word, each
+    /// word a ``pattern(_:)`` argument.
     static func placesHolding(_ words: [SearchWord]) -> String {
-        "SELECT sort_key FROM albumkit_albums"
-            + (words.isEmpty ? "" : " WHERE " + words.map { "\($0.inCore ? "search_core" : "search_text") LIKE ? ESCAPE '\\'" }.joined(separator: " AND "))
-            + " ORDER BY sort_key"
+        "SELECT sort_key FROM albumkit_albums\(holding(words)) ORDER BY sort_key"
     }
-    /// The pattern of ``placesHolding(_:)`` that finds `word` anywhere in a column.
+    /// The albums (``albumColumns``, or the core ones and a null) whose search columns hold
+    /// every word, in no particular order.
+    static func albumsHolding(_ words: [SearchWord], details: Bool) -> String {
+        "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums\(holding(words))"
+    }
+    /// The `WHERE` clause that each word's column holds it (`LIKE`, escaped with a backslash).
+    private static func holding(_ words: [SearchWord]) -> String {
+        words.isEmpty ? "" : " WHERE " + words.map { "\($0.inCore ? "search_core" : "search_text") LIKE ? ESCAPE '\\'" }.joined(separator: " AND ")
+    }
+    /// The `LIKE` pattern that finds `word` anywhere in a column.
     static func pattern(_ word: SearchWord) -> SQLValue {
         var escaped = ""
         for character in word.folded {
@@ -63,6 +69,8 @@ enum RowStoreSQL {
         "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums WHERE sort_key IN ("
             + repeatElement("?", count: count).joined(separator: ", ") + ") ORDER BY sort_key"
     }
+    /// The first album in library order with a duplicate key (``Album/duplicateKey``): found
+    /// by its digest (``duplicateDigest(_:)``), the key itself compared on each album found.
     static let firstDuplicate = "SELECT id FROM albumkit_albums WHERE duplicate_digest = ? AND duplicate_key = ? ORDER BY sort_key LIMIT 1"
 
     /// What the duplicate key is indexed by: its SHA-256 in hex, 64 characters whatever its

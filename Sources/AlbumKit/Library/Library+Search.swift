@@ -37,6 +37,16 @@ extension Library {
         let sorted = !(order?.keys.isEmpty ?? true)
         if query.isAnsweredBySearchWords, !sorted { return SearchedMatches(generation: generation, places: candidates, inLibraryOrder: true) }
         let details = query.details.union(order?.details ?? [])
+        if !query.needsCoverState, !query.looksAtPositions {
+            // Every term can be checked on the album alone: the store checks each as it reads it.
+            let found = try await search.matches(holding: words, details: details, albums: sorted) { album in
+                query.matches(ListedAlbum(position: 0, album: album, cover: .none))
+            }
+            guard let order, sorted else { return SearchedMatches(generation: found.generation, places: found.places, inLibraryOrder: true) }
+            // Ranks stand in for positions: they order the albums as positions do (below).
+            let listed = found.albums.enumerated().map { ListedAlbum(position: $0.offset + 1, album: $0.element, cover: .none) }
+            return SearchedMatches(generation: found.generation, places: order.sorted(listed).map { found.places[$0.position - 1] }, inLibraryOrder: false)
+        }
         var places: [Double] = []
         var kept: [ListedAlbum] = []
         var placeAt: [Int: Double] = [:]

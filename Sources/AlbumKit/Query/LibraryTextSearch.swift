@@ -12,6 +12,11 @@ package protocol LibraryTextSearch: Sendable {
     /// The places, in library order, of the albums whose search text holds every one of
     /// `words`, and the generation they were read at.
     func places(holding words: [SearchWord]) async throws -> (generation: Int64, places: [Double])
+    /// In one pass, the albums holding every one of `words` that `keep` accepts, in library
+    /// order: their places, and (when `albums`) the albums themselves, each with the details
+    /// `details` names; and the generation they were read at.
+    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where keep: @escaping @Sendable (Album) -> Bool)
+        async throws -> (generation: Int64, places: [Double], albums: [Album])
     /// The albums at `places` (increasing), their details those `details` names. Throws
     /// ``LibraryMovedOn`` when the library is no longer at `generation`.
     func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [Album]
