@@ -33,32 +33,40 @@ extension Library {
     /// Finds the albums holding `words`, then checks each against every term (unless the words
     /// are the whole query) and puts them in `order`.
     private func match(_ query: AlbumQuery, _ order: AlbumSort?, _ words: [SearchWord], in search: any LibraryTextSearch) async throws -> SearchedMatches {
+        let sorted = !(order?.keys.isEmpty ?? true)
+        if query.isAnsweredBySearchWords, !sorted {
+            let (generation, places) = try await search.places(holding: words)
+            return SearchedMatches(generation: generation, places: places, inLibraryOrder: true)
+        }
+        let details = query.details.union(order?.details ?? [])
+        guard !query.needsCoverState, !query.looksAtPositions else {
+            return try await matchRunByRun(query, order, words, details: details, in: search)
+        }
+        // Every term can be checked on the album alone: the store checks each as it reads it.
+        let found = try await search.matches(holding: words, details: details, albums: sorted) { album in
+            query.matches(ListedAlbum(position: 0, album: album, cover: .none))
+        }
+        guard let order, sorted else { return SearchedMatches(generation: found.generation, places: found.places, inLibraryOrder: true) }
+        // Ranks stand in for positions: they order the albums as positions do, which is all a
+        // sort's tie-break asks.
+        let listed = found.albums.enumerated().map { ListedAlbum(position: $0.offset + 1, album: $0.element, cover: .none) }
+        return SearchedMatches(generation: found.generation, places: order.sorted(listed).map { found.places[$0.position - 1] }, inLibraryOrder: false)
+    }
+
+    /// ``match(_:_:_:in:)`` for a query that looks at covers or positions: the albums holding
+    /// the words are read a run at a time with their positions and covers, and checked.
+    private func matchRunByRun(
+        _ query: AlbumQuery, _ order: AlbumSort?, _ words: [SearchWord], details: Set<AlbumField>, in search: any LibraryTextSearch
+    ) async throws -> SearchedMatches {
         let (generation, candidates) = try await search.places(holding: words)
         let sorted = !(order?.keys.isEmpty ?? true)
-        if query.isAnsweredBySearchWords, !sorted { return SearchedMatches(generation: generation, places: candidates, inLibraryOrder: true) }
-        let details = query.details.union(order?.details ?? [])
-        if !query.needsCoverState, !query.looksAtPositions {
-            // Every term can be checked on the album alone: the store checks each as it reads it.
-            let found = try await search.matches(holding: words, details: details, albums: sorted) { album in
-                query.matches(ListedAlbum(position: 0, album: album, cover: .none))
-            }
-            guard let order, sorted else { return SearchedMatches(generation: found.generation, places: found.places, inLibraryOrder: true) }
-            // Ranks stand in for positions: they order the albums as positions do (below).
-            let listed = found.albums.enumerated().map { ListedAlbum(position: $0.offset + 1, album: $0.element, cover: .none) }
-            return SearchedMatches(generation: found.generation, places: order.sorted(listed).map { found.places[$0.position - 1] }, inLibraryOrder: false)
-        }
         var places: [Double] = []
         var kept: [ListedAlbum] = []
         var placeAt: [Int: Double] = [:]
         var start = 0
         while start < candidates.count {
             let run = Array(candidates[start..<min(candidates.count, start + SearchedMatches.run)])
-            // A query that does not look at positions is checked with each album's rank among
-            // the candidates in their place: it orders them as positions do, which is all a
-            // sort's tie-break asks, and costs no look at the order.
-            let positions = query.looksAtPositions ? nil : Array(start..<(start + run.count))
-            let listed = try await self.listed(
-                at: run, positions: positions, details: details, generation: generation, covers: query.needsCoverState, in: search)
+            let listed = try await listed(at: run, details: details, generation: generation, covers: query.needsCoverState, in: search)
             for (place, album) in zip(run, listed) where query.matches(album) {
                 if sorted {
                     kept.append(album)
@@ -73,16 +81,15 @@ extension Library {
         return SearchedMatches(generation: generation, places: places, inLibraryOrder: !sorted)
     }
 
-    /// The albums at `places` (increasing) at their 0-based `positions` (read from the store
-    /// when nil), with their covers judged when `covers`; throws ``LibraryMovedOn`` when one is gone.
+    /// The albums at `places` (increasing) with their positions, and their covers judged when
+    /// `covers`; throws ``LibraryMovedOn`` when one is gone.
     private func listed(
-        at places: [Double], positions: [Int]? = nil, details: Set<AlbumField>, generation: Int64, covers: Bool, in search: any LibraryTextSearch
+        at places: [Double], details: Set<AlbumField>, generation: Int64, covers: Bool, in search: any LibraryTextSearch
     ) async throws -> [ListedAlbum] {
         let albums = try await search.albums(at: places, details: details, generation: generation)
         guard albums.count == places.count else { throw LibraryMovedOn() }
-        let read: [Int]
-        if let positions { read = positions } else { read = try await search.positions(of: places, generation: generation) }
-        let positioned = zip(read, albums).map { (position: $0, album: $1) }
+        let positions = try await search.positions(of: places, generation: generation)
+        let positioned = zip(positions, albums).map { (position: $0, album: $1) }
         if covers { return await entries(positioned).map(\.listed) }
         return positioned.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: .none) }
     }
