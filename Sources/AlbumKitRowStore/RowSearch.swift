@@ -89,6 +89,17 @@ extension RowReader {
 
     /// The 0-based positions of the albums whose keys are `keys` (increasing, each stored).
     func positions(of keys: [Double], _ blocks: BlockIndex) async throws -> [Int] {
+        var touched = 0, last = -1
+        for key in keys where blocks.block(holding: key) != last {
+            last = blocks.block(holding: key)
+            touched += 1
+        }
+        // Keys in many blocks: every key read once, with one statement, costs less than a
+        // statement per block.
+        if touched > max(8, blocks.lows.count / 8) {
+            let every = try await connection.query(RowStoreSQL.everyKey, []) { try $0.real(0) }
+            return keys.map { key in Self.index(of: key, in: every) }
+        }
         var positions: [Int] = []
         positions.reserveCapacity(keys.count)
         var start = 0
@@ -118,5 +129,15 @@ extension RowReader {
             start = end
         }
         return positions
+    }
+
+    /// How many of `sorted` (increasing) are below `key`.
+    private static func index(of key: Double, in sorted: [Double]) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

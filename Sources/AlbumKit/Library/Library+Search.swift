@@ -13,9 +13,7 @@ extension Library {
     /// store's places; nil when the store cannot narrow the query down (it has no text search,
     /// or the query no word to look for) or the library kept changing while it was read.
     func searchedMatches(_ query: AlbumQuery, _ order: AlbumSort?) async throws -> SearchedMatches? {
-        guard let search = textSearch else { return nil }
-        let words = query.searchWords
-        guard !words.isEmpty, words.allSatisfy({ $0.folded.utf8.count <= SearchedMatches.longestWord }) else { return nil }
+        guard let search = textSearch, let words = SearchedMatches.words(of: query) else { return nil }
         for _ in 0..<SearchedMatches.attempts {
             let generation = try await search.generation()
             if let kept = searches.matches(of: query, order, at: generation) { return kept }
@@ -123,6 +121,25 @@ extension Library {
     /// `details` names; false when the store cannot narrow the query down (nothing handed).
     func listSearched(_ query: AlbumQuery, details: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws -> Bool {
         guard let search = textSearch else { return false }
+        if !query.needsCoverState, !query.looksAtPositions, let words = SearchedMatches.words(of: query) {
+            // Every term can be checked on the album alone: one pass reads and checks the
+            // albums holding the words, with what the listing shows.
+            for _ in 0..<SearchedMatches.attempts {
+                let found = try await search.matches(holding: words, details: details, albums: true) { album in
+                    query.matches(ListedAlbum(position: 0, album: album, cover: .none))
+                }
+                let positions: [Int]
+                do { positions = try await search.positions(of: found.places, generation: found.generation) } catch is LibraryMovedOn { continue }
+                var start = 0
+                while start < positions.count {
+                    let end = min(positions.count, start + SearchedMatches.run)
+                    listing.yield(await entries((start..<end).map { (position: positions[$0], album: found.albums[$0]) }).map(\.listed))
+                    start = end
+                }
+                return true
+            }
+            return false
+        }
         for _ in 0..<SearchedMatches.attempts {
             guard let matches = try await searchedMatches(query, nil) else { return false }
             var start = 0
@@ -160,6 +177,13 @@ struct SearchedMatches: Sendable {
             if places[middle] < place { low = middle + 1 } else { high = middle }
         }
         return low < places.count && places[low] == place
+    }
+
+    /// The words the database looks for to narrow `query` down; nil when it has none, or one
+    /// too long to ask for.
+    static func words(of query: AlbumQuery) -> [SearchWord]? {
+        let words = query.searchWords
+        return words.isEmpty || words.contains { $0.folded.utf8.count > longestWord } ? nil : words
     }
 
     /// How many albums are read and checked at a time.
