@@ -3,25 +3,22 @@ import CArchive
 import Foundation
 import Synchronization
 
-/// The later stages of writing a compressed archive, each on a thread of its own: a libarchive
-/// "raw" writer with the compression filter, fed the finished tar stream in blocks, and a
-/// writer that copies the compressed blocks into the file. So compressing runs on one core
-/// while reading, hashing and laying out the entries runs on another, and the file's writes
-/// (a copy of every byte into the kernel's page cache) wait for neither — as `tar --zstd`
-/// reads in one process while `zstd` compresses and writes beside it. The handle is made here
-/// and then used only by the compressing thread.
+/// The second stage of writing a compressed archive: a libarchive "raw" writer with the
+/// compression filter, fed the finished tar stream in blocks and writing the compressed bytes
+/// to the file, on a thread of its own — so that compressing runs on one core while reading,
+/// hashing and laying out the entries runs on another (as `tar -czf` runs `gzip` beside it).
+/// The handle is made here and then used only by the thread. (Writing the file from a third
+/// thread was tried and kept out: BENCHMARKS.md.)
 final class CompressorThread: BlockStage, @unchecked Sendable {
     private let handle: OpaquePointer
     private let path: String
-    private let output: BlockThread
-    /// The compressed stream's way to the file's writer.
+    /// The compressed stream's way into the file.
     private let toOutput: StageInlet
     private var compressing: BlockThread!
     private let written = Atomic<Int64>(0)
 
-    /// The size of the compressed blocks handed to the file's writer (libarchive's default of
-    /// 10 KiB would make a `write` call of every 10 KiB; larger blocks are only more memory
-    /// waiting in the queues).
+    /// The size of the compressed blocks written to the file (libarchive's default of 10 KiB
+    /// would make a `write` call of every 10 KiB; larger blocks are only more memory).
     private static let outputBlockSize: Int32 = 256 << 10
 
     /// Starts compressing into `descriptor`; `path` names the file in errors.
@@ -29,14 +26,7 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
         guard let handle = archive_write_new() else { throw ArchiveProblem.cannotStart.error(path) }
         self.handle = handle
         self.path = path
-        output = BlockThread(name: "albumkit-write", path: path) { bytes throws(AlbumKitError) in
-            do {
-                try AtomicFile.writeAll(descriptor, bytes, path: path)
-            } catch {
-                throw error as? AlbumKitError ?? AlbumKitError(.fileSystem, "\(path): \(error)")
-            }
-        }
-        toOutput = StageInlet(output)
+        toOutput = StageInlet(FileOutput(descriptor: descriptor, path: path))
         do throws(AlbumKitError) {
             try ArchiveStatus.check(archive_write_set_format_raw(handle), handle, .unsupported, path)
             try ArchiveStatus.check(Self.filter(compression)(handle), handle, .unsupported, path)
@@ -52,7 +42,6 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
             archive_entry_set_pathname(entry, "data")
             try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, path)
         } catch {
-            output.abandon()
             archive_write_free(handle)
             throw error
         }
@@ -71,21 +60,11 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
     /// behind. Throws what stopped it, if anything did.
     func write(_ bytes: UnsafeRawBufferPointer) throws(AlbumKitError) { try compressing.write(bytes) }
 
-    /// Compresses what is left, ends the stream, writes it and waits for both threads.
-    func finish() throws(AlbumKitError) {
-        do {
-            try compressing.finish()
-        } catch {
-            output.abandon()
-            throw error
-        }
-    }
+    /// Compresses what is left, ends the stream and waits for the thread.
+    func finish() throws(AlbumKitError) { try compressing.finish() }
 
-    /// Stops both threads without finishing (the archive is abandoned).
-    func abandon() {
-        compressing.abandon()
-        output.abandon()
-    }
+    /// Stops the thread without finishing (the archive is abandoned).
+    func abandon() { compressing.abandon() }
 
     /// Compresses one block of the tar stream (on the compressing thread).
     private func compress(_ buffer: UnsafeRawBufferPointer) throws(AlbumKitError) {
@@ -97,11 +76,10 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
         written.store(archive_filter_bytes(handle, -1), ordering: .relaxed)
     }
 
-    /// Ends the compressed stream, then waits for the file's writer to write it all.
+    /// Ends the compressed stream and writes what is left of it.
     private func end() throws(AlbumKitError) {
         try toOutput.checked { () throws(AlbumKitError) in try ArchiveStatus.check(archive_write_close(handle), handle, .fileSystem, path) }
         written.store(archive_filter_bytes(handle, -1), ordering: .relaxed)
-        try output.finish()
     }
 
     private static func filter(_ compression: BundleCompression) -> (OpaquePointer?) -> Int32 {
@@ -114,10 +92,30 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
     }
 }
 
-/// A stage of writing an archive that takes the stream in blocks: compressing, writing the file.
+/// A stage of writing an archive that takes the stream in blocks: the compressor, the file.
 protocol BlockStage: AnyObject {
     /// Hands over a copy of the next block. Throws what stopped the stage, if anything did.
     func write(_ bytes: UnsafeRawBufferPointer) throws(AlbumKitError)
+}
+
+/// The file a compressed archive is written to, as the compressor's last stage: its `write`
+/// copies every byte into the file there and then, on the compressor's thread.
+private final class FileOutput: BlockStage {
+    private let descriptor: Int32
+    private let path: String
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(AlbumKitError) {
+        do {
+            try AtomicFile.writeAll(descriptor, bytes, path: path)
+        } catch {
+            throw error as? AlbumKitError ?? AlbumKitError(.fileSystem, "\(path): \(error)")
+        }
+    }
 }
 
 /// How a libarchive writer hands its output to the next stage: the write callback, and why the
@@ -178,7 +176,7 @@ final class BlockThread: BlockStage, @unchecked Sendable {
     /// Starts the thread, named `name`; `path` names the file in errors.
     init(
         name: String, path: String, consume: @escaping (UnsafeRawBufferPointer) throws(AlbumKitError) -> Void,
-        end: @escaping () throws(AlbumKitError) -> Void = {}
+        end: @escaping () throws(AlbumKitError) -> Void
     ) {
         self.path = path
         self.consume = consume
