@@ -27,8 +27,8 @@ public struct PostgresDriver: RowStoreDriver {
     public var versionTable: String { "albumkit_schema" }
     public var legacySchema: [[String]] { PostgresLegacySchema.steps }
     /// Cover bytes are images, compressed already: stored out of line as they are, without
-    /// PostgreSQL trying to compress each one first (in a 10 000-album import with 30 KB covers,
-    /// the server's `pglz_compress` took 16% of all samples, the machine being half idle).
+    /// PostgreSQL trying to compress each one first: that work buys nothing on an image, and it
+    /// was a large part of an import's time on the server (BENCHMARKS.md).
     public var storageTuning: [String] { ["ALTER TABLE albumkit_covers ALTER COLUMN bytes SET STORAGE EXTERNAL"] }
     /// Trigram indexes (`pg_trgm`, shipped with PostgreSQL and trusted: a database owner may
     /// add it), which `LIKE '%word%'` uses, so a search over a million albums reads the rows

@@ -72,11 +72,10 @@ public struct SQLiteDriver: RowStoreDriver {
     /// Nothing to announce: others see a save through the file (serve polls it).
     public func saving(_ connection: SQLiteConnection, generation: Int64) async throws {}
 
-    /// The page size of a new library file, in bytes (SQLite's default is 4 096). With 16 KiB
-    /// pages a cover of 30 KB spans 2 pages instead of 8, and an import of 10 000 albums with
-    /// covers writes a quarter as many of them to the WAL and the file: 1.27-1.32 s became
-    /// 1.17-1.25 s, and a `list` of 100 000 albums 0.18 s became 0.165 s. A file keeps the size
-    /// it was made with.
+    /// The page size of a new library file, in bytes (SQLite's default is 4 096). With larger
+    /// pages a cover spans fewer of them, so an import with covers writes fewer pages to the
+    /// WAL and the file, and a `list` reads fewer (BENCHMARKS.md). A file keeps the size it was
+    /// made with.
     static let pageSize = 16384
 
     /// Creates the schema in a new file, or in a blank one a killed `create` left (see

@@ -12,8 +12,8 @@ import Foundation
 /// (where entity declarations, and so entity bombs, live) is refused, and any entity but the
 /// predefined ones is an error. Memory: it holds one chunk of the file, the open elements
 /// and one text value (at most `maxTextBytes`), whatever the file's size. Speed: it scans
-/// bytes in runs, with no callback or `NSString` per event (the iTunes benchmark reads a
-/// 50 000-track library faster than Python's expat-based `plistlib`).
+/// bytes in runs, with no callback or `NSString` per event (BENCHMARKS.md compares it with
+/// Python's expat-based `plistlib`).
 ///
 /// Errors are ``AlbumKitError``s naming the file and the line.
 public struct XMLReader {

@@ -43,6 +43,25 @@ import Testing
         #expect(try cli.run("verify").status == 0)
     }
 
+    /// An export whose compressed archive cannot be written whole (a full disk; here a file-size
+    /// limit) fails with one `error:` line that says why, not only that a write failed, and
+    /// leaves nothing in the folder it was to be written to.
+    @Test(arguments: ["tar.zst", "tar.gz"]) func anExportThatCannotWriteItsArchiveSaysWhy(_ ending: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        #expect(try cli.run("init").status == 0)
+        let bundle = try TerminalOutputTests.bundleOfCovers(in: cli.folder, count: 4, bytes: 400_000)
+        #expect(try cli.run("import", bundle.path).status == 0)
+        let out = cli.folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let (status, message) = try run(cli, fileBlocks: 400, "export", out.appendingPathComponent("backup.\(ending)").path)
+
+        #expect(status != 0)
+        #expect(message.split(separator: "\n").filter { $0.hasPrefix("error:") }.count == 1, "\(message)")
+        #expect(message.contains("File too large"), "\(message)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
     /// Runs albumkit with no file larger than `fileBlocks` blocks (`ulimit -f`) and XFSZ
     /// ignored, so a longer write fails with EFBIG instead of killing the process; its exit
     /// status and standard error.

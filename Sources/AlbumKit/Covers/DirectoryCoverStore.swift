@@ -38,8 +38,8 @@ public struct DirectoryCoverStore: CoverStore {
     }
 
     /// Writes the batch's new covers as files, their write-back started at once; ``makeDurable()``
-    /// flushes the file system once for all the batches since the last flush (an import of
-    /// 10 000 covers flushed 1 100 times, once per batch).
+    /// flushes the file system once for all the batches since the last flush, not once per
+    /// batch: every flush on a disk is a device flush, and an import writes many batches.
     public func insert(_ covers: [(key: CoverKey, bytes: Data)]) async throws -> [CoverKey] {
         var added: [CoverKey] = []
         do {
@@ -73,7 +73,7 @@ public struct DirectoryCoverStore: CoverStore {
     }
 
     /// Sorted in place with no scratch storage, a name repeated in another case kept once: no
-    /// set of every key beside the list (an export of 100 000 albums held 15 MB of it at its peak).
+    /// set of every key beside the list, which an export would hold at its memory peak.
     public func keys() async throws -> [CoverKey] {
         var keys = try namedKeys()
         keys.sortWithoutScratch()
@@ -86,17 +86,19 @@ public struct DirectoryCoverStore: CoverStore {
         return keys
     }
 
-    /// The covers the folder's file names name, without sorting them (a third of `list` on
-    /// 100 000 covers went into the sort); none when the folder was never made.
+    /// The covers the folder's file names name, without sorting them (`list` only asks whether
+    /// a key is there, and a sort was much of its time; BENCHMARKS.md); none when the folder
+    /// was never made.
     public func keySet() async throws -> Set<CoverKey> {
         // Made at its final size: growing a set rehashes every key at each step.
         Set(try namedKeys())
     }
 
     /// The key each file name names, in the folder's order. Each name is parsed where
-    /// `readdir` left it: a list of every name first held 10 MB at 100 000 covers. The folder
-    /// is read twice, counting first, so that the list is made at its size: grown as it
-    /// filled, it held its old and new storage at once (11 MB at 100 000 covers).
+    /// `readdir` left it, never kept as a name: a list of every name first would hold the
+    /// folder's names beside their keys. The folder is read twice, counting first, so that the
+    /// list is made at its size: grown as it filled, it would hold its old and new storage at
+    /// once.
     private func namedKeys() throws -> [CoverKey] {
         guard let directory = opendir(folderPath) else {
             guard errno == ENOENT else { throw AlbumKitError.fileSystem(folderPath, "read the covers folder", errno: errno) }

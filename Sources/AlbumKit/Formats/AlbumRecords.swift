@@ -3,8 +3,8 @@ import Foundation
 /// The albums of a list file, handed over one at a time. A JSON list keeps its text and the
 /// byte range of each element, and decodes an element when it is asked for — strictly
 /// (``JSONCursor``), or with `JSONDecoder`, which accepts what the strict reader refuses or
-/// names the problem — so that a list of 100 000 albums (17 MB of text) never has an array of
-/// 100 000 records beside its text. Other formats decode the list whole first.
+/// names the problem — so that a long list never has an array of all its records beside its
+/// text. Other formats decode the list whole first.
 public struct AlbumRecords {
     private enum Source {
         case decoded([AlbumRecord])

@@ -166,7 +166,8 @@ struct CoverStaging {
     }
 
     /// The added covers `keep` accepts (all when nil), and the others; forgets them all. The
-    /// chosen are the list of those added itself, cut short, not a copy (100 000 keys are 7 MB).
+    /// chosen are the list of those added itself, cut short, not a copy: a large import's keys
+    /// would be held twice at its peak.
     private mutating func split(_ keep: ((CoverKey) -> Bool)?) -> (chosen: [CoverKey], dropped: [CoverKey]) {
         defer { written = [] }
         guard let keep else { return (written, []) }

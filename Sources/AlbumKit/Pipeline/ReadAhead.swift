@@ -8,8 +8,9 @@ import Synchronization
 /// (``cancel()``) stops the reading.
 final class ReadAhead: Sendable {
     /// How many bytes of items may wait (a cover counts its bytes, anything else a little).
-    /// 2 MiB keeps both cores busy (a 10 000-album import took as long as with 8 MiB) and
-    /// holds less at the peak (that import's peak RSS: 74–75 MB, against 75–84 MB).
+    /// Enough that reading never waits for the consumer nor the consumer for reading (a larger
+    /// budget bought no time), and no more: what waits is held at the import's memory peak
+    /// (BENCHMARKS.md).
     static let budget = 2 << 20
 
     private struct State {

@@ -1,8 +1,8 @@
 /// Names an album an input gave in messages: `albums.json #3 'Low'`.
 ///
 /// A list's labels are made when a message asks for one, from the list's name, the album's
-/// number and its title as the input gave it: an import of 100 000 albums held 22 MB of label
-/// strings that no message read. Any text is a label too (`"\(file) track 3"`).
+/// number and its title as the input gave it: a label made for every album of an import would
+/// be a string per album that no message reads. Any text is a label too (`"\(file) track 3"`).
 public struct AlbumLabel: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     private enum Parts: Sendable {
         case text(String)

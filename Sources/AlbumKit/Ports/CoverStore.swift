@@ -182,7 +182,8 @@ public struct CoverKey: Hashable, Sendable, Comparable, CustomStringConvertible,
     public var bundlePath: String { CoverReference.folder + fileName }
     public var description: String { fileName }
     /// By digest, then extension: the order of their file names (a digest has 64 characters),
-    /// without building them (a sort of 100 000 keys built 3 million).
+    /// without building them (a sort compares each key many times, and would build a name
+    /// for each side of every comparison).
     public static func < (lhs: CoverKey, rhs: CoverKey) -> Bool {
         if case .words(let left) = lhs.digest, case .words(let right) = rhs.digest {
             return left != right ? left < right : lhs.fileExtension < rhs.fileExtension

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A file's bytes read into memory pages of their own, which a reader hands back to the system
-/// as it passes them (``handBack(_:)``): what is read out of a 20 MB library file is kept, and
+/// as it passes them (``handBack(_:)``): what is read out of a large library file is kept, and
 /// the text need not stay beside it to the end.
 ///
 /// A page handed back reads as zeros, which no JSON text holds outside a string and a JSON

@@ -1,8 +1,8 @@
 /// Places (below `UInt32.max`) by text fingerprint, in one array of slots filled up to 7/8
 /// (open addressing, the next slot on a collision; nothing is ever removed). Work that remembers
 /// every album of a large import by a fingerprint — `dedupe`, the commit — keeps its map here: a
-/// `Dictionary` fills at most 3/4 of its buckets, so 100 000 entries take 262 144 of them
-/// (5.2 MB), where this table takes 131 072 slots (2.6 MB).
+/// `Dictionary` fills at most 3/4 of its buckets and doubles past that, so it often holds
+/// twice the slots this table does (BENCHMARKS.md).
 package struct FingerprintTable {
     private var keys: [TextFingerprint]
     /// Each slot's place plus one; 0 for an empty slot.

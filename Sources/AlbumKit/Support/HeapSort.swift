@@ -1,7 +1,7 @@
 extension Array where Element: Comparable {
     /// Sorts the array in place with no scratch storage (heapsort; not stable). The standard
-    /// library's `sort()` borrows a buffer of half the elements: 2.8 MB for the 100 000 cover
-    /// keys an export lists, at the moment its memory peaks.
+    /// library's `sort()` borrows a buffer of half the elements, and an export sorts the cover
+    /// keys it lists at the moment its memory peaks.
     package mutating func sortWithoutScratch() {
         withUnsafeMutableBufferPointer { elements in
             /// Moves the element at `root` down until neither child below `end` is larger.

@@ -34,8 +34,9 @@ public enum LeftoverFiles {
 
     /// Removes the temporary cover files a killed cover write left in `store`'s folder of cover
     /// files, if it keeps one. Import, restore, migrate, `covers fetch` and `covers prune` call it
-    /// before they write or drop covers (`init`'s starter covers go into a new folder): reading a folder of 100 000 covers costs a save of one album
-    /// more than the save itself, and a leftover there only takes space (no key names it).
+    /// before they write or drop covers (`init`'s starter covers go into a new folder): reading
+    /// a large covers folder would cost a save of one album more than the save itself, and a
+    /// leftover there only takes space (no key names it).
     public static func sweepCovers(of store: any CoverStore) {
         if let folder = store.filesFolder { sweep(folder) }
     }

@@ -28,7 +28,7 @@ public final class ArchiveEntryReader {
     private let archive: ArchiveReader
     private let limits: Limits
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-    /// The fingerprint of every file's path met so far (a table of 100 000 is 2.6 MB).
+    /// The fingerprint of every file's path met so far: a few words an entry, not its path.
     private var seen = FingerprintTable()
     private var current: ArchiveEntryInfo?
     private var currentRead: Int64 = 0

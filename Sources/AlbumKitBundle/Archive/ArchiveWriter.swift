@@ -16,6 +16,8 @@ final class ArchiveWriter {
     private let modified: time_t
     private let compressor: CompressorThread?
     private var closed = false
+    /// The tar stream's way to the compressor.
+    private let toCompressor: StageInlet?
     /// How many bytes the file held when writeback was last started.
     private var writeback: Int64 = 0
 
@@ -40,23 +42,12 @@ final class ArchiveWriter {
         self.path = path
         self.modified = time_t(modified.timeIntervalSince1970)
         compressor = compression == .none ? nil : try CompressorThread(descriptor: descriptor, path: path, compression: compression)
+        toCompressor = compressor.map(StageInlet.init)
         try ArchiveStatus.check(archive_write_set_format_pax_restricted(handle), handle, .unsupported, path)
-        if let compressor {
+        if let toCompressor {
             try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.blockSize), handle, .fileSystem, path)
             try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 1), handle, .fileSystem, path)
-            let context = Unmanaged.passUnretained(compressor).toOpaque()
-            // The write callback hands each block of the tar stream to the compressor.
-            let opened = archive_write_open2(handle, context, nil, { _, context, buffer, length in
-                guard let context, let buffer else { return -1 }
-                let compressor = Unmanaged<CompressorThread>.fromOpaque(context).takeUnretainedValue()
-                do {
-                    try compressor.write(UnsafeRawBufferPointer(start: buffer, count: length))
-                    return length
-                } catch {
-                    return -1
-                }
-            }, nil, nil)
-            try ArchiveStatus.check(opened, handle, .fileSystem, path)
+            try toCompressor.open(handle, path: path)
         } else {
             // Written in large blocks of whole 10 KiB records, the last one padded to whole
             // records, as tar pads them.
@@ -87,13 +78,13 @@ final class ArchiveWriter {
         archive_entry_set_size(entry, Int64(size))
         archive_entry_set_mtime(entry, modified, 0)
         let subject = "\(path) entry \(name)"
-        try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, subject)
+        try checked { () throws(AlbumKitError) in try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, subject) }
         var total = 0
         try fill { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = archive_write_data(handle, buffer.baseAddress! + offset, buffer.count - offset)
-                offset += try ArchiveStatus.count(written, handle, .fileSystem, subject)
+                offset += try checked { () throws(AlbumKitError) in try ArchiveStatus.count(written, handle, .fileSystem, subject) }
             }
             total += buffer.count
         }
@@ -108,12 +99,20 @@ final class ArchiveWriter {
     func close() throws(AlbumKitError) {
         closed = true
         do {
-            try ArchiveStatus.check(archive_write_close(handle), handle, .fileSystem, path)
+            try checked { () throws(AlbumKitError) in try ArchiveStatus.check(archive_write_close(handle), handle, .fileSystem, path) }
         } catch {
             compressor?.abandon()
             throw error
         }
         try compressor?.finish()
+    }
+
+    /// What `body` (a call on the handle) returns; when it throws once the compressor has
+    /// stopped, the compressor's reason.
+    @discardableResult
+    private func checked<T>(_ body: () throws(AlbumKitError) -> T) throws(AlbumKitError) -> T {
+        guard let toCompressor else { return try body() }
+        return try toCompressor.checked(body)
     }
 
     /// Bytes written to the file (compressed); exact once the archive is closed.

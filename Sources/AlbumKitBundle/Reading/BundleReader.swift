@@ -41,8 +41,8 @@ final class BundleReader {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var root = BundleRoot()
     /// The SHA-256 of every file read, by the fingerprint of its path in the archive — but a
-    /// cover's whose bytes hash to its name, which its name keeps: the digests of 100 000 covers
-    /// were 12.6 MB, 18.9 while the table last grew.
+    /// cover's whose bytes hash to its name, which its name keeps: the covers are most of a
+    /// bundle's files, and a table of their digests grows with the bundle (BENCHMARKS.md).
     private var digests: [TextFingerprint: SHA256Words] = [:]
     private var manifest: (value: BundleManifest, subject: String)?
     private var listed: (count: Int, subject: String)?

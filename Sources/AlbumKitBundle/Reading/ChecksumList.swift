@@ -5,8 +5,8 @@ import Foundation
 /// mode) for every other file of a bundle.
 ///
 /// Parsed as its bytes arrive, a line at a time, as `sha256sum -c` reads it (LF or CRLF line
-/// ends, a byte order mark skipped): the list of a bundle of 100 000 covers is 14 MB, and
-/// neither its text nor its lines are ever held whole.
+/// ends, a byte order mark skipped): the list has a line for every cover and grows with the
+/// bundle, so neither its text nor its lines are ever held whole.
 struct ChecksumList {
     /// One line: the path it names, the digest it expects, and its 1-based line number.
     struct Line {

@@ -55,8 +55,8 @@ public final class BundleCoverStore: CoverStore {
     public func keys() async throws -> [CoverKey] { try keys(pendingKeys: try await pending.keys()) }
 
     /// The keys of the covers inside the bundle and of `pendingKeys` (sorted, each once), sorted,
-    /// each once: merged, not through a set (100 000 keys in a set took 14.7 MB); the pending
-    /// list itself when the bundle holds none.
+    /// each once: merged, not through a set, which would hold every key a second time beside the
+    /// lists (BENCHMARKS.md); the pending list itself when the bundle holds none.
     private func keys(pendingKeys: [CoverKey]) throws -> [CoverKey] {
         var stored = try scan()?.covers.keys.map { $0 } ?? []
         guard !stored.isEmpty else { return pendingKeys }

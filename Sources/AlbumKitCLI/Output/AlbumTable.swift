@@ -18,7 +18,7 @@ struct AlbumListTable {
 
     /// Appends a row for each of `listed`.
     mutating func append(_ listed: [ListedAlbum]) {
-        // Each cell is escaped as it is made: 700 000 of them for 100 000 albums, on every core.
+        // Each cell is escaped as it is made, on every core: a large `list` has many.
         table.append(rowAfterRow: Parallel.joined(listed.count) { range in
             var cells: [TextTable.Cell] = []
             cells.reserveCapacity(range.count * 7)

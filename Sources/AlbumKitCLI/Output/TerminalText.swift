@@ -26,7 +26,7 @@ enum TerminalText {
 
     /// Whether `text` holds no byte that can begin an unsafe scalar: no control byte, and no
     /// lead byte of U+0080–U+009F (`C2`) or of the bidirectional controls (`E2`). A byte scan
-    /// that settles most text without decoding it (a `list` escapes 700 000 cells).
+    /// that settles most text without decoding it (a `list` escapes every cell it prints).
     private static func isPlain(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F && $0 != 0xC2 && $0 != 0xE2 }
     }

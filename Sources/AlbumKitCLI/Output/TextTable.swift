@@ -28,7 +28,8 @@ struct TextTable: Sendable {
             if DisplayWidth.isPrintableASCII(text) {
                 (self.text, width) = (text, text.utf8.count)
             } else {
-                // A byte search: Foundation's `contains(_:)` on a String goes through NSString (a quarter of `list`).
+                // A byte search: Foundation's `contains(_:)` on a String goes through NSString, a
+                // bridge per cell.
                 let tab = UInt8(ascii: "\t")
                 self.text = TerminalText.escaped(text.utf8.contains(tab) ? String(decoding: text.utf8.map { $0 == tab ? UInt8(ascii: " ") : $0 }, as: UTF8.self) : text)
                 width = DisplayWidth.of(self.text)
@@ -43,8 +44,8 @@ struct TextTable: Sendable {
     static let minimumWidth = 6
 
     var columns: [Column]
-    /// The cells, row after row, a cell per column (no array for each row: a `list` of
-    /// 100 000 albums made, copied and freed one for each).
+    /// The cells, row after row, a cell per column (no array for each row, which a `list` would
+    /// make, copy and free once per album).
     private var cells: [Cell] = []
     /// Each cell's width, row after row, kept apart from the cells for the layout's scans.
     private var cellWidths: [Int] = []
@@ -119,7 +120,7 @@ struct TextTable: Sendable {
     private func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + 2 * max(widths.count - 1, 0) }
 
     /// Lays out lines of the table once its columns are settled, in bytes reused from line to
-    /// line (a `list` of 100 000 albums appended to a `String` 1.4 million times).
+    /// line, not a `String` grown by an append for every cell and gap.
     private struct LineWriter {
         let table: TextTable
         let shown: [Int]

@@ -5,16 +5,17 @@ import Foundation
 /// export, migrate, restore, verify, fetching covers, the server): it runs with the allocator's
 /// thresholds fixed (``AllocatorTuning``), so its big short-lived buffers go back to the
 /// system as they are freed. Other commands read or change the library once and exit; they
-/// keep glibc's own thresholds, which reuse freed blocks instead of asking for fresh pages
-/// (`list` of 100 000 sqlite albums: 0.25 s fixed, 0.22 s with glibc's).
+/// keep glibc's own thresholds, which reuse freed blocks instead of asking for fresh pages,
+/// and so run faster (BENCHMARKS.md).
 protocol FlatMemoryCommand {}
 
 /// How the process's memory allocator is set up before a command runs.
 enum AllocatorTuning {
     /// The size from which an allocation gets pages of its own, given back when it is freed:
     /// glibc's starting value, kept fixed. The free top of the heap is given back once it
-    /// reaches 16 times that (2 MiB). A 10 000-album import peaks 3–5 MB lower than with
-    /// glibc's moving thresholds, which follow the biggest block freed (up to 32 MiB).
+    /// reaches 16 times that (2 MiB). glibc's own thresholds move up to follow the biggest
+    /// block freed (up to 32 MiB), and an import's large buffers would then stay with the
+    /// process, raising its peak.
     static let ownPagesFrom: Int32 = 128 * 1024
 
     /// Fixes the allocator's thresholds, unless the environment sets glibc's own

@@ -362,7 +362,7 @@ extension JSONCursor {
     static let handBackBytes = 1 << 20
 
     /// The elements of the array that comes next, each read by `read`: on two cores when the
-    /// array is long (a library of 100 000 albums is 21 MB of text).
+    /// array is long (a large library's album list).
     ///
     /// The second core starts at an element that begins a line after the middle of the text
     /// left (this program writes one element a line, and a raw line break is never inside a

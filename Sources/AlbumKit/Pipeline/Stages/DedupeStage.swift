@@ -9,8 +9,8 @@ import Foundation
 /// It remembers every album held by fingerprints of its id and duplicate key, each mapped to
 /// the album's place: the library's albums first (read back from the batch's snapshot), then
 /// this import's as they pass, whose id, title and artist wait in a scratch file for the
-/// message of a duplicate. 100 000 albums held as ids, titles and artists in memory took 21 MB;
-/// so, 6.
+/// message of a duplicate: held as texts in memory, they would be most of a large import's
+/// peak (BENCHMARKS.md).
 public struct DedupeStage: ImportStage {
     private var policy = DuplicatePolicy.skip
     /// The library's albums, places 0 up to their count.
