@@ -174,7 +174,8 @@ struct AlbumRowReader: Sendable {
                 id: AlbumID(id), title: try row.text(1), artist: try row.text(2), genre: try row.text(3), year: try row.text(4),
                 coverUrl: try row.optionalText(5))
             // The details this store wrote were checked when their album was made: they are
-            // parsed strictly, not checked again (BENCHMARKS.md: checking took 38 % of `list`).
+            // parsed strictly, not checked again (checking them again was a large part of `list`:
+            // BENCHMARKS.md, the measurements behind the code).
             if let text = try row.optionalText(7) { album.details = try AlbumDetails(json: text, only: details) }
             return StoredAlbum(album: album, key: try row.real(6))
         } catch {

@@ -140,8 +140,8 @@ enum RowStoreSchema {
     /// the first duplicate in library order (``RowStoreSQL/firstDuplicate``) is one probe of one
     /// index whatever the key's length. On the key alone, a PostgreSQL planner without
     /// statistics (right after a large import) walked the whole order index instead,
-    /// filtering: 15–20 ms an `add` at 100 000 albums. A version 5 library's index on the key
-    /// itself goes.
+    /// filtering, so every `add` read the whole order (BENCHMARKS.md). A version 5 library's
+    /// index on the key itself goes.
     private static func digestDuplicateKeys<Connection: RowConnection>(_ connection: Connection) async throws {
         try await connection.execute("ALTER TABLE albumkit_albums ADD COLUMN duplicate_digest text NOT NULL DEFAULT ''", [])
         let rows = try await connection.query("SELECT id, duplicate_key FROM albumkit_albums", []) {
