@@ -31,6 +31,8 @@ public struct SQLiteDriver: RowStoreDriver {
     public var searchIndexes: [String] {
         ["CREATE INDEX albumkit_albums_search ON albumkit_albums (sort_key, search_core, search_text)"]
     }
+    /// Through the covering index: the table's rows are read for the albums that may match.
+    public var searchesThroughKeys: Bool { true }
     /// A commit in WAL mode with `synchronous = NORMAL` does not wait for the disk.
     public var deferredDurability: DeferredDurability? { nil }
 

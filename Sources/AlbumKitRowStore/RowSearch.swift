@@ -20,7 +20,7 @@ extension StoreReads: LibraryTextSearch {
         async throws -> (generation: Int64, places: [Double], albums: [Album])
     {
         let wanted = details.filter { !$0.isCore }
-        let sql = RowStoreSQL.albumsHolding(words, details: !wanted.isEmpty)
+        let sql = RowStoreSQL.albumsHolding(words, details: !wanted.isEmpty, throughKeys: store.driver.searchesThroughKeys)
         return try await store.withReader(transaction: true) { [rows = store.rows] reader in
             let generation = try await reader.header().generation
             // Rows come in the engine's order (sorting them by key would spill to disk in

@@ -67,6 +67,11 @@ public protocol RowStoreDriver: Sendable {
     /// (an engine whose index needs an extension the server lacks leaves the columns unindexed,
     /// and a search then reads every row). None when a search reads every row anyway.
     var searchIndexes: [String] { get }
+    /// Whether a search finds the keys of the rows that may match in the index first, then
+    /// reads those rows (an index that holds the search columns, so a search reads the table
+    /// only for its matches), rather than filtering the table in one pass (an index that hands
+    /// the table's scan only the rows that may match).
+    var searchesThroughKeys: Bool { get }
     /// How a batch of covers may commit without waiting for the disk, and how the waiting is
     /// done afterwards once for all of them; nil when a commit does not wait for the disk anyway
     /// (SQLite in WAL mode with `synchronous = NORMAL`).

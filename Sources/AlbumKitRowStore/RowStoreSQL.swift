@@ -47,9 +47,11 @@ enum RowStoreSQL {
         "SELECT sort_key FROM albumkit_albums\(holding(words)) ORDER BY sort_key"
     }
     /// The albums (``albumColumns``, or the core ones and a null) whose search columns hold
-    /// every word, in no particular order.
-    static func albumsHolding(_ words: [SearchWord], details: Bool) -> String {
-        "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums\(holding(words))"
+    /// every word, in no particular order: the table filtered, or (`throughKeys`) the rows of
+    /// the keys that a search of the index finds.
+    static func albumsHolding(_ words: [SearchWord], details: Bool, throughKeys: Bool) -> String {
+        let columns = "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums"
+        return throughKeys ? "\(columns) WHERE sort_key IN (SELECT sort_key FROM albumkit_albums\(holding(words)))" : columns + holding(words)
     }
     /// The `WHERE` clause that each word's column holds it (`LIKE`, escaped with a backslash).
     private static func holding(_ words: [SearchWord]) -> String {
