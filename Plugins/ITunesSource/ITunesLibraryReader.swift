@@ -21,6 +21,8 @@ struct ITunesLibraryReader: SourceItemReader {
     private var notMusic = Tally()
     /// Keys of music tracks whose value no field can hold (`<data>`, `<array>`, `<dict>`), by name.
     private var droppedKeys = Tally()
+    /// Music tracks with an empty `Name`, titled after their file (a track needs a title: SPEC 1).
+    private var untitled = 0
     private var outbox: [SourceItem] = []
     private var nextAlbum = 0
     private var foldersNotPermitted = 0
@@ -87,6 +89,7 @@ struct ITunesLibraryReader: SourceItemReader {
     }
 
     private mutating func add(_ track: ITunesTrack, name: String, line: Int) throws(AlbumKitError) {
+        var track = track
         if let what = track.notMusic {
             notMusic.add(what)
             return
@@ -100,6 +103,10 @@ struct ITunesLibraryReader: SourceItemReader {
             notAlbums.append(.invalid(AlbumRecord(title: title, artist: artist), label: label, reason: reason))
             return
         }
+        if track.name.trimmed.isEmpty {
+            track.name = Self.untitledName(location: track.location)
+            untitled += 1
+        }
         let key = AlbumKey(artist: artist, title: title)
         if let index = albumIndex[key] {
             albums[index].add(track)
@@ -112,6 +119,13 @@ struct ITunesLibraryReader: SourceItemReader {
         albums.append(ITunesAlbum(first: track, title: title, artist: artist, line: line))
     }
 
+    /// The title of a track without a `Name`: its file's name without the extension, as iTunes
+    /// shows such a track, else `Untitled`.
+    private static func untitledName(location: String) -> String {
+        let name = URL(string: location)?.deletingPathExtension().lastPathComponent.trimmed ?? ""
+        return name.isEmpty || name == "/" ? "Untitled" : name
+    }
+
     private mutating func finishReading() {
         albumIndex = [:]
         if notMusic.total > 0 {
@@ -121,6 +135,9 @@ struct ITunesLibraryReader: SourceItemReader {
         if droppedKeys.total > 0 {
             let keys = droppedKeys.seen.map { "'\($0.value)' (\($0.count))" }.joined(separator: ", ")
             outbox.append(.warning("\(xml.path): track keys whose value is data, an array or a dictionary not kept: \(keys)"))
+        }
+        if untitled > 0 {
+            outbox.append(.warning("\(xml.path): \(untitled) track\(untitled == 1 ? "" : "s") without a Name titled after \(untitled == 1 ? "its file" : "their files") ('Untitled' without one)"))
         }
         outbox += notAlbums
         notAlbums = []
