@@ -12,6 +12,8 @@ struct ITunesLibraryReader: SourceItemReader {
     private let context: SourceContext
     private var phase = Phase.prologue
     private var sawTracks = false
+    /// The albums in the order their first track came; once read, the other way round, each
+    /// dropped as it is handed out (its packed tracks are the most memory the reader holds).
     private var albums: [ITunesAlbum] = []
     private var albumIndex: [AlbumKey: Int] = [:]
     /// Tracks that cannot be part of an album (no album name, no artist), named as they are
@@ -24,7 +26,6 @@ struct ITunesLibraryReader: SourceItemReader {
     /// Music tracks with an empty `Name`, titled after their file (a track needs a title: SPEC 1).
     private var untitled = 0
     private var outbox: [SourceItem] = []
-    private var nextAlbum = 0
     private var foldersNotPermitted = 0
 
     private struct AlbumKey: Hashable {
@@ -128,6 +129,7 @@ struct ITunesLibraryReader: SourceItemReader {
 
     private mutating func finishReading() {
         albumIndex = [:]
+        albums.reverse()
         if notMusic.total > 0 {
             let kinds = notMusic.seen.map { "\($0.count) \($0.value)\($0.count == 1 ? "" : "s")" }.joined(separator: ", ")
             outbox.append(.warning("\(xml.path): \(notMusic.total) item\(notMusic.total == 1 ? "" : "s") that \(notMusic.total == 1 ? "is" : "are") not music skipped (\(kinds))"))
@@ -147,7 +149,7 @@ struct ITunesLibraryReader: SourceItemReader {
     /// The next pending item: an album's cover and the album, then the closing warnings.
     private mutating func emit() -> SourceItem? {
         if !outbox.isEmpty { return outbox.removeFirst() }
-        guard nextAlbum < albums.count else {
+        guard let album = albums.popLast() else {
             if foldersNotPermitted > 0 {
                 let count = foldersNotPermitted
                 foldersNotPermitted = 0
@@ -155,8 +157,6 @@ struct ITunesLibraryReader: SourceItemReader {
             }
             return nil
         }
-        let album = albums[nextAlbum]
-        nextAlbum += 1
         let label: AlbumLabel = "\(xml.path) line \(album.line) album '\(album.title.prefix(80))'"
         var cover: Result<CoverImage, CoverImage.Warning>?
         if let folder = album.folder {
