@@ -3,6 +3,7 @@
 
     Benchmarks/make-corpus.py bundle  --albums N [--cover-bytes B] [--formats tar.gz,…] [--collector] OUT
     Benchmarks/make-corpus.py itunes  --tracks N OUT
+    Benchmarks/make-corpus.py discogs --rows N OUT
 
 `bundle` writes OUT/bundle-N/ laid out as SPEC 3 (manifest.json, albums.json,
 covers/<sha256>.png, checksums.sha256), with one real PNG of about B bytes per album (noise,
@@ -14,9 +15,12 @@ catalogNumber, format, rating, added, released, 3 tags, 2 ids (musicbrainz, disc
 for a release before the whole album (it reads the core six and skips the other keys).
 Libraries are never written here: the benchmarks make them as users do, by importing a bundle.
 `itunes` writes OUT/itunes-N.xml: an iTunes `Library.xml` of N tracks (about ten an album) with
-iTunes's keys, written by `plistlib`. A file that exists is kept: OUT is a cache, so give each seed and cover size its own OUT.
+iTunes's keys, written by `plistlib`. `discogs` writes OUT/discogs-N.csv: a Discogs collection
+export of N releases as Discogs writes it (its 13 columns, quoted where needed by Python's `csv`;
+artists with Discogs's ` (2)`, `Released` 0 for an unknown year, condition columns and notes on
+some rows, and rows with fewer trailing empty fields than the header, as Tests/Fixtures/real/discogs). A file that exists is kept: OUT is a cache, so give each seed and cover size its own OUT.
 """
-import argparse, datetime, gzip, hashlib, io, json, lzma, os, plistlib, random, struct, subprocess, tarfile, urllib.parse, zipfile, zlib
+import argparse, csv, datetime, gzip, hashlib, io, json, lzma, os, plistlib, random, struct, subprocess, tarfile, urllib.parse, zipfile, zlib
 
 FORMATS = ["tar.gz", "tar.zst", "tar.xz", "tar", "zip"]
 CREATED = "2026-01-01T00:00:00Z"
@@ -209,12 +213,42 @@ def itunes(out, count, seed):
     write(path, plistlib.dumps(library, fmt=plistlib.FMT_XML, sort_keys=False))
 
 
+def discogs(out, count, seed):
+    """OUT/discogs-N.csv: a Discogs collection export of N releases (see the module's text)."""
+    path = os.path.join(out, "discogs-%d.csv" % count)
+    if os.path.exists(path):
+        return
+    rng = random.Random(seed)
+    added = datetime.datetime(2019, 3, 1, 8, 0, 0)
+    with open(path + ".part", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id", "CollectionFolder",
+                         "Date Added", "Collection Media Condition", "Collection Sleeve Condition", "Collection Notes"])
+        for index in range(count):
+            artist = rng.choice(ARTISTS) + (" (%d)" % rng.randint(2, 9) if rng.random() < 0.1 else "")
+            title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 4)))
+            labels = ", ".join(rng.sample(LABELS, rng.choice([1, 1, 1, 2])))
+            catalog = "%s %d" % ("".join(rng.choice("ABCDEFGHKLMPRSTVWX") for _ in range(rng.randint(2, 5))), rng.randint(1, 9999))
+            conditioned = rng.random() < 0.4
+            row = [catalog, artist, title, labels, rng.choice(MEDIA), rng.choice(["", "", "", "3", "4", "5"]),
+                   "0" if rng.random() < 0.05 else str(rng.randint(1950, 2025)), str(1_000_000 + index * 7), rng.choice(FOLDERS),
+                   (added + datetime.timedelta(minutes=37 * index)).strftime("%Y-%m-%d %H:%M:%S"),
+                   rng.choice(CONDITIONS) if conditioned else "", rng.choice(CONDITIONS) if conditioned else "",
+                   rng.choice(["Signed copy, \"first press\"", "Gift from Ana", "Play copy"]) if rng.random() < 0.05 else ""]
+            # Discogs writes some rows without their trailing empty fields.
+            while rng.random() < 0.1 and row[-1] == "":
+                row.pop()
+            writer.writerow(row)
+    os.replace(path + ".part", path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=["bundle", "itunes"])
+    parser.add_argument("kind", choices=["bundle", "itunes", "discogs"])
     parser.add_argument("out")
     parser.add_argument("--albums", type=int)
     parser.add_argument("--tracks", type=int)
+    parser.add_argument("--rows", type=int)
     parser.add_argument("--cover-bytes", type=int, default=30_000)
     parser.add_argument("--formats", default=",".join(FORMATS))
     parser.add_argument("--seed", type=int, default=1)
@@ -223,6 +257,9 @@ def main():
     os.makedirs(options.out, exist_ok=True)
     if options.kind == "itunes":
         itunes(options.out, options.tracks, options.seed)
+        return
+    if options.kind == "discogs":
+        discogs(options.out, options.rows, options.seed)
         return
     if options.albums is None:
         parser.error("--albums is required for %s" % options.kind)

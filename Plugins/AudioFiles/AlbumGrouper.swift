@@ -1,5 +1,6 @@
 import AlbumKit
 import Foundation
+import SourceSupport
 
 /// Groups tracks into albums as an input's files go by, and says what to yield when.
 ///
@@ -40,6 +41,8 @@ struct AlbumGrouper {
     private var albumOrder: [AlbumSummary.Key] = []
     private var yieldedCovers = Set<String>()
     private var skipped = SkipCount()
+    /// The tags no track kept, by name, over the whole input.
+    private var droppedTags = Tally()
 
     /// A grouper for a walk that keeps folders together (`emitsOnLeaving`) or not.
     init(emitsOnLeaving: Bool) {
@@ -106,6 +109,10 @@ struct AlbumGrouper {
         for folder in openFolders.keys.sorted(by: >) { items += close(folder) }
         for key in albumOrder { items += emit(key) }
         albumOrder = []
+        if droppedTags.total > 0 {
+            let names = droppedTags.seen.map { "'\($0.value)' (\($0.count))" }.joined(separator: ", ")
+            items.append(.warning("\(input): tags not kept (not text, longer than \(AlbumLimits.textBytes) bytes, or past \(AlbumLimits.fields) fields a track): \(names)"))
+        }
         return items + skipped.warnings(input: input).map(SourceItem.warning)
     }
 
@@ -133,6 +140,7 @@ struct AlbumGrouper {
     /// The album `key` names, and forgets its summary.
     private mutating func emit(_ key: AlbumSummary.Key) -> [SourceItem] {
         guard let summary = albums.removeValue(forKey: key) else { return [] }
+        for (name, count) in summary.droppedTags.seen { droppedTags.add(name, count: count) }
         let album = SourceItem.album(summary.record(folderCover: folderCovers[key.folder]), label: AlbumLabel(summary.label))
         guard summary.tracksPastLimit > 0 else { return [album] }
         let count = summary.tracksPastLimit

@@ -30,6 +30,9 @@ struct AlbumSummary {
     private var tracks: [Track] = []
     /// How many tracks came past those, counted in the album but not kept.
     private(set) var tracksPastLimit = 0
+    /// The tags of its tracks not kept (not text, longer than a field may be, past the fields a
+    /// track may have), by name.
+    private(set) var droppedTags = Tally()
     /// The embedded front picture of the first track that has one (`covers/<sha256>.<ext>`).
     var embeddedCover: String?
 
@@ -44,7 +47,9 @@ struct AlbumSummary {
         if let artist {
             if firstArtist == nil { firstArtist = artist } else if artist != firstArtist { artistsDiffer = true }
         }
-        if let genre = tags.genre?.trimmedTag { genres.add(genre) }
+        for genre in [tags.genre].compactMap({ $0 }) + tags.moreGenres {
+            if let genre = genre.trimmedTag { genres.add(genre) }
+        }
         if !tags.year.isEmpty { years.add(tags.year) }
         if let date = tags.date?.trimmedTag { dates.add(date) }
         if let id = tags.musicBrainzAlbumID?.trimmedTag { musicBrainzIDs.add(id) }
@@ -57,10 +62,19 @@ struct AlbumSummary {
             return
         }
         let name = (file as NSString).deletingPathExtension
+        var fields = ["audio.file": file]
+        for (field, value) in tags.otherFields.sorted(by: { $0.key < $1.key }) {
+            guard fields.count < AlbumLimits.fields else {
+                droppedTags.add(String(field.dropFirst("audio.".count)))
+                continue
+            }
+            fields[field] = value
+        }
+        for tag in tags.droppedTags { droppedTags.add(tag) }
         tracks.append(Track(
             title: tags.title?.trimmedTag ?? name, number: Self.leadingNumber(tags.trackNumber), disc: Self.leadingNumber(tags.discNumber),
             artist: artist, seconds: tags.seconds, ids: tags.musicBrainzTrackID?.trimmedTag.map { ["musicbrainz": $0] } ?? [:],
-            fields: ["audio.file": file]))
+            fields: fields))
     }
 
     /// The album (SPEC 9): title = album tag; artist = album-artist tag, else the tracks'

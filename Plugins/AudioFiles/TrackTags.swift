@@ -1,6 +1,7 @@
 import AlbumKit
 import CTagShim
 import Foundation
+import SourceSupport
 
 /// What one track's tags and audio properties say, as far as the album mapping of SPEC 9
 /// needs it.
@@ -30,6 +31,14 @@ struct TrackTags: Sendable, Equatable {
     var seconds: Double?
     /// The embedded front picture's bytes.
     var cover: Data?
+    /// The genres after the first, when the genre tag holds several.
+    var moreGenres: [String] = []
+    /// Every other tag, by its name in the track's `fields` (`audio.comment`,
+    /// `audio.replaygainTrackGain`), its values joined by `; `; and the values after the first
+    /// of a mapped tag (a second artist in `audio.artist`).
+    var otherFields: [String: String] = [:]
+    /// The tags not kept, by name: longer than a field may be, or not text (pictures aside).
+    var droppedTags: [String] = []
 
     /// The most UTF-8 bytes a field may have (SPEC 1: 64 KiB); a longer tag is refused
     /// rather than cut.
@@ -84,6 +93,24 @@ struct TrackTags: Sendable, Equatable {
         media = field(AK_FIELD_MEDIA)
         musicBrainzReleaseGroupID = field(AK_FIELD_MUSICBRAINZ_RELEASE_GROUP_ID)
         musicBrainzTrackID = field(AK_FIELD_MUSICBRAINZ_TRACK_ID)
+        for index in 0..<ak_tags_other_count(handle) {
+            var keyLength = 0
+            var value: UnsafePointer<CChar>?
+            var valueLength = 0
+            guard let key = ak_tags_other(handle, index, &keyLength, &value, &valueLength), let value else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keyLength), as: UTF8.self)
+            let text = String(decoding: UnsafeRawBufferPointer(start: value, count: valueLength), as: UTF8.self)
+            if name == "GENRE" {
+                moreGenres += text.components(separatedBy: "; ")
+            } else {
+                otherFields["audio.\(CSVRow.fieldName(of: name))"] = text
+            }
+        }
+        for index in 0..<ak_tags_dropped_count(handle) {
+            var length = 0
+            guard let name = ak_tags_dropped(handle, index, &length) else { continue }
+            droppedTags.append(String(decoding: UnsafeRawBufferPointer(start: name, count: length), as: UTF8.self))
+        }
         let seconds = ak_tags_seconds(handle)
         self.seconds = seconds >= 0 ? seconds : nil
         var length = 0

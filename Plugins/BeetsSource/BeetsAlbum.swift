@@ -30,7 +30,26 @@ struct BeetsAlbum {
     /// The attributes that become ids, by beets name.
     private static let idNames = [("mb_albumid", "musicbrainz"), ("mb_releasegroupid", "musicbrainzGroup"), ("discogs_albumid", "discogs"), ("id", "beets")]
     /// The attributes an item has that its track takes or that only link it to its album.
-    private static let itemOwn: Set<String> = ["title", "track", "disc", "artist", "length", "mb_trackid", "id", "album_id"]
+    static let itemOwn: Set<String> = ["title", "track", "disc", "artist", "length", "mb_trackid", "id", "album_id"]
+
+    /// A database's album.
+    init() {}
+
+    /// An album of `beet export`, from its attributes as the database would hold them
+    /// (``BeetsExportObject/unformatted``) and its items: beets formats its multi-valued
+    /// genres joined by `; `.
+    init(exported attributes: [String: String], items: [[String: String]]) {
+        album = attributes["album"] ?? ""
+        albumArtist = attributes["albumartist"] ?? ""
+        let genres = attributes["genre"].map { [$0] } ?? (attributes["genres"] ?? "").components(separatedBy: "; ").map(\.trimmed).filter { !$0.isEmpty }
+        genre = genres.first ?? ""
+        moreGenres = Array(genres.dropFirst())
+        year = attributes["year"] ?? ""
+        musicBrainzID = attributes["mb_albumid"] ?? ""
+        artPath = Data((attributes["artpath"] ?? "").utf8)
+        self.attributes = attributes
+        self.items = items
+    }
 
     /// The album record: `mb:<mb_albumid>` when set, year `0` as none, `released` from year,
     /// month and day, `added` from beets's seconds; label, catalog number, country, barcode and
@@ -108,14 +127,6 @@ struct BeetsAlbum {
 
     /// What a plan shows of an album whose fields cannot make a record: its name and artist.
     var partialRecord: AlbumRecord { AlbumRecord(title: album, artist: albumArtist) }
-
-    /// The first of beets's genres: older beets have one `genre`; newer ones a multi-valued
-    /// `genres`, joined by `separator`.
-    static func firstGenre(genre: String?, genres: String?, separator: String) -> String {
-        if let genre, !genre.isEmpty { return genre }
-        guard let genres else { return "" }
-        return genres.components(separatedBy: separator).first?.trimmingCharacters(in: .whitespaces) ?? ""
-    }
 
     /// The album's art, read when `artPath` (made absolute against `musicDirectory`) lies
     /// under `roots`: a cover image, a warning, or nil when it has none.

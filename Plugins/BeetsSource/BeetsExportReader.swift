@@ -3,9 +3,11 @@ import Foundation
 import SourceSupport
 
 /// Reads `beet export` JSON — an array (`-f json`, the default) or one object per line
-/// (`-f jsonlines`) — of albums or of tracks. Tracks are gathered into their albums (by
-/// `album_id`, else album artist and album), the first track's fields standing for the album.
-/// The file is read whole, up to `limits.listBytes`, as album lists are.
+/// (`-f jsonlines`) — of albums or of tracks, and maps each album as the database's
+/// (``BeetsAlbum/record()``). Tracks are gathered into their albums (by `album_id`, else album
+/// artist and album), in disc and track order; the album takes the attributes all its tracks
+/// share, and its beets id from their `album_id`. The file is read whole, up to
+/// `limits.listBytes`, as album lists are.
 struct BeetsExportReader: SourceItemReader {
     private let path: String
     private var outbox: [SourceItem] = []
@@ -14,37 +16,66 @@ struct BeetsExportReader: SourceItemReader {
         path = url.path
         let data = try Self.contents(of: url, limit: context.limits.listBytes)
         let objects = try Self.objects(in: data, path: path)
-        var albums: [(label: String, fields: BeetsAlbum)] = []
+        var albums: [(place: String, attributes: [String: String], items: [[String: String]])] = []
         var trackAlbums: [String: Int] = [:]
         var singletons = 0
+        var droppedKeys = Tally()
         for (index, object) in objects.enumerated() {
-            var fields = object.fields
-            if object.isTrack {
-                guard !fields.album.isEmpty else {
-                    singletons += 1
-                    continue
-                }
-                if fields.albumArtist.isEmpty { fields.albumArtist = object.artist }
-                let key = object.albumID ?? "\(fields.albumArtist)\u{0}\(fields.album)"
-                guard trackAlbums[key] == nil else { continue }
-                trackAlbums[key] = albums.count
+            for key in object.droppedKeys { droppedKeys.add(key) }
+            var values = object.unformatted
+            let place = "\(path) object \(index + 1)"
+            guard object.isTrack else {
+                albums.append((place, values, []))
+                continue
             }
-            albums.append(("\(path) object \(index + 1)", fields))
+            guard let album = values["album"] else {
+                singletons += 1
+                continue
+            }
+            if values["albumartist"] == nil { values["albumartist"] = values["artist"] }
+            let key = values["album_id"] ?? "\(values["albumartist"] ?? "")\u{0}\(album)"
+            if let at = trackAlbums[key] {
+                albums[at].items.append(values)
+            } else {
+                trackAlbums[key] = albums.count
+                albums.append((place, [:], [values]))
+            }
         }
         let roots = FileRoots(context.fileRoots.paths + [url.deletingLastPathComponent().path])
-        for (place, fields) in albums {
-            let label: AlbumLabel = "\(place) '\(fields.album.prefix(80))'"
+        for (place, attributes, items) in albums {
+            let album = items.isEmpty ? BeetsAlbum(exported: attributes, items: []) : Self.album(ofTracks: items)
+            let label: AlbumLabel = "\(place) '\(album.album.prefix(80))'"
             do {
-                let record = try fields.record()
-                let cover = fields.cover(musicDirectory: nil, roots: roots, maxBytes: context.limits.coverBytes)
+                let record = try album.record()
+                let cover = album.cover(musicDirectory: nil, roots: roots, maxBytes: context.limits.coverBytes)
                 outbox += SourceItem.album(record, label: label, cover: cover)
             } catch {
-                outbox.append(.invalid(fields.partialRecord, label: label, reason: error.message))
+                outbox.append(.invalid(album.partialRecord, label: label, reason: error.message))
             }
         }
         if singletons > 0 { outbox.append(.warning("\(path): \(singletons) track\(singletons == 1 ? "" : "s") without an album skipped")) }
+        if droppedKeys.total > 0 {
+            let keys = droppedKeys.seen.map { "'\($0.value)' (\($0.count))" }.joined(separator: ", ")
+            outbox.append(.warning("\(path): keys whose value is an array or an object not kept: \(keys)"))
+        }
         outbox.append(.progress(bytesRead: Int64(data.count), totalBytes: Int64(data.count)))
         outbox.reverse()
+    }
+
+    /// The album of a track export's tracks: the attributes every track has with the same
+    /// value (but those beets keeps for each file), its beets id their `album_id`, the tracks
+    /// in disc and track order.
+    private static func album(ofTracks items: [[String: String]]) -> BeetsAlbum {
+        var shared = items[0].filter { !BeetsExport.itemFields.contains($0.key) && !BeetsAlbum.itemOwn.contains($0.key) }
+        for item in items.dropFirst() {
+            shared = shared.filter { item[$0.key] == $0.value }
+        }
+        shared["id"] = items[0]["album_id"]
+        func order(_ item: (offset: Int, element: [String: String])) -> (Int, Int, Int) {
+            (item.element["disc"].flatMap { Int($0) } ?? 0, item.element["track"].flatMap { Int($0) } ?? 0, item.offset)
+        }
+        let sorted = items.enumerated().sorted { order($0) < order($1) }.map(\.element)
+        return BeetsAlbum(exported: shared, items: sorted)
     }
 
     mutating func next() throws -> SourceItem? { outbox.popLast() }

@@ -12,6 +12,8 @@ struct ITunesLibraryReader: SourceItemReader {
     private let context: SourceContext
     private var phase = Phase.prologue
     private var sawTracks = false
+    /// The albums in the order their first track came; once read, the other way round, each
+    /// dropped as it is handed out (its packed tracks are the most memory the reader holds).
     private var albums: [ITunesAlbum] = []
     private var albumIndex: [AlbumKey: Int] = [:]
     /// Tracks that cannot be part of an album (no album name, no artist), named as they are
@@ -21,8 +23,9 @@ struct ITunesLibraryReader: SourceItemReader {
     private var notMusic = Tally()
     /// Keys of music tracks whose value no field can hold (`<data>`, `<array>`, `<dict>`), by name.
     private var droppedKeys = Tally()
+    /// Music tracks with an empty `Name`, titled after their file (a track needs a title: SPEC 1).
+    private var untitled = 0
     private var outbox: [SourceItem] = []
-    private var nextAlbum = 0
     private var foldersNotPermitted = 0
 
     private struct AlbumKey: Hashable {
@@ -87,6 +90,7 @@ struct ITunesLibraryReader: SourceItemReader {
     }
 
     private mutating func add(_ track: ITunesTrack, name: String, line: Int) throws(AlbumKitError) {
+        var track = track
         if let what = track.notMusic {
             notMusic.add(what)
             return
@@ -100,6 +104,10 @@ struct ITunesLibraryReader: SourceItemReader {
             notAlbums.append(.invalid(AlbumRecord(title: title, artist: artist), label: label, reason: reason))
             return
         }
+        if track.name.trimmed.isEmpty {
+            track.name = Self.untitledName(location: track.location)
+            untitled += 1
+        }
         let key = AlbumKey(artist: artist, title: title)
         if let index = albumIndex[key] {
             albums[index].add(track)
@@ -112,8 +120,16 @@ struct ITunesLibraryReader: SourceItemReader {
         albums.append(ITunesAlbum(first: track, title: title, artist: artist, line: line))
     }
 
+    /// The title of a track without a `Name`: its file's name without the extension, as iTunes
+    /// shows such a track, else `Untitled`.
+    private static func untitledName(location: String) -> String {
+        let name = URL(string: location)?.deletingPathExtension().lastPathComponent.trimmed ?? ""
+        return name.isEmpty || name == "/" ? "Untitled" : name
+    }
+
     private mutating func finishReading() {
         albumIndex = [:]
+        albums.reverse()
         if notMusic.total > 0 {
             let kinds = notMusic.seen.map { "\($0.count) \($0.value)\($0.count == 1 ? "" : "s")" }.joined(separator: ", ")
             outbox.append(.warning("\(xml.path): \(notMusic.total) item\(notMusic.total == 1 ? "" : "s") that \(notMusic.total == 1 ? "is" : "are") not music skipped (\(kinds))"))
@@ -121,6 +137,9 @@ struct ITunesLibraryReader: SourceItemReader {
         if droppedKeys.total > 0 {
             let keys = droppedKeys.seen.map { "'\($0.value)' (\($0.count))" }.joined(separator: ", ")
             outbox.append(.warning("\(xml.path): track keys whose value is data, an array or a dictionary not kept: \(keys)"))
+        }
+        if untitled > 0 {
+            outbox.append(.warning("\(xml.path): \(untitled) track\(untitled == 1 ? "" : "s") without a Name titled after \(untitled == 1 ? "its file" : "their files") ('Untitled' without one)"))
         }
         outbox += notAlbums
         notAlbums = []
@@ -130,7 +149,7 @@ struct ITunesLibraryReader: SourceItemReader {
     /// The next pending item: an album's cover and the album, then the closing warnings.
     private mutating func emit() -> SourceItem? {
         if !outbox.isEmpty { return outbox.removeFirst() }
-        guard nextAlbum < albums.count else {
+        guard let album = albums.popLast() else {
             if foldersNotPermitted > 0 {
                 let count = foldersNotPermitted
                 foldersNotPermitted = 0
@@ -138,8 +157,6 @@ struct ITunesLibraryReader: SourceItemReader {
             }
             return nil
         }
-        let album = albums[nextAlbum]
-        nextAlbum += 1
         let label: AlbumLabel = "\(xml.path) line \(album.line) album '\(album.title.prefix(80))'"
         var cover: Result<CoverImage, CoverImage.Warning>?
         if let folder = album.folder {

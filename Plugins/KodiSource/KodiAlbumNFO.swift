@@ -130,15 +130,21 @@ struct KodiAlbumNFO {
         return Double(numbers.reduce(0) { $0 * 60 + $1 })
     }
 
-    /// `<albumArtistCredits><artist>…</artist>…</albumArtistCredits>`: the credited names.
+    /// `<albumArtistCredits><artist>…</artist><musicBrainzArtistID>…</musicBrainzArtistID></albumArtistCredits>`:
+    /// the credited names; each other element with a value (the artist's MusicBrainz id) goes
+    /// to `fields` as `kodi.albumartistcredits.<name>`, the values of several credits joined by
+    /// ` / ` as their artists are.
     private mutating func readCredits(from xml: inout XMLReader) throws(AlbumKitError) {
         while true {
             switch try xml.next() {
             case .start(let name) where name.lowercased() == "artist":
                 let artist = try xml.elementText().trimmed
                 if !artist.isEmpty { creditedArtists.append(artist) }
-            case .start:
-                try xml.skipElement()
+            case .start(let name):
+                let field = "\(Self.creditFields)\(name.lowercased())"
+                if let text = try xml.textOrSkip()?.trimmed, !text.isEmpty, AlbumField.isFieldName(field) {
+                    record.fields[field] = record.fields[field].map { "\($0) / \(text)" } ?? text
+                }
             case .text:
                 continue
             case .end, nil:
@@ -146,6 +152,13 @@ struct KodiAlbumNFO {
             }
         }
     }
+
+    /// Where the elements of `<albumArtistCredits>` other than `<artist>` go in `fields`.
+    static let creditFields = "kodi.albumartistcredits."
+
+    /// How Kodi spells the elements of `<albumArtistCredits>` it writes (names are read in any
+    /// case, and kept in lower case).
+    static let creditSpellings = ["musicbrainzartistid": "musicBrainzArtistID"]
 
     /// The year a `<year>` or `<releasedate>` starts with (`1997`, `1997-05-21`); empty is none.
     private static func year(_ text: String, tag: String, xml: XMLReader) throws(AlbumKitError) -> String {

@@ -120,6 +120,10 @@ enum KodiAlbumNFOWriter {
         element("artistdesc", album.artist)
         lines.append("    <albumArtistCredits>")
         element("artist", album.artist, indent: "        ")
+        for (name, value) in album.fields.sorted(by: { $0.key < $1.key }) where name.hasPrefix(KodiAlbumNFO.creditFields) {
+            let child = String(name.dropFirst(KodiAlbumNFO.creditFields.count))
+            element(KodiAlbumNFO.creditSpellings[child] ?? child, value, indent: "        ")
+        }
         lines.append("    </albumArtistCredits>")
         if !album.genre.isEmpty { element("genre", album.genre) }
         for tag in album.tags { element("style", tag) }

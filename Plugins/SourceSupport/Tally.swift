@@ -15,13 +15,14 @@ public struct Tally: Sendable {
     /// An empty tally.
     public init() {}
 
-    /// Counts `value`; empty values are not counted, nor a new value once ``capacity`` are.
-    public mutating func add(_ value: String) {
-        guard !value.isEmpty else { return }
-        if let count = counts[value] {
-            counts[value] = count + 1
+    /// Counts `value` (`count` times); empty values are not counted, nor a new value once
+    /// ``capacity`` are.
+    public mutating func add(_ value: String, count: Int = 1) {
+        guard !value.isEmpty, count > 0 else { return }
+        if let seen = counts[value] {
+            counts[value] = seen + count
         } else if order.count < Self.capacity {
-            counts[value] = 1
+            counts[value] = count
             order.append(value)
         }
     }

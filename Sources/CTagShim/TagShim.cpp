@@ -21,10 +21,16 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 struct ak_tags {
     std::string fields[AK_FIELD_COUNT];
     bool present[AK_FIELD_COUNT] = {};
+    /// Every other property (key, values joined by "; ") and the later values of a mapped one.
+    std::vector<std::pair<std::string, std::string>> others;
+    /// What no text holds: a property over the field limit, a frame TagLib cannot give as text.
+    std::vector<std::string> dropped;
     TagLib::ByteVector cover;
     bool hasCover = false;
     double seconds = -1;
@@ -122,8 +128,31 @@ const char *const *propertyNames(ak_tag_field field) {
     }
 }
 
-/// Copies the mapped fields out of `properties`; a field over `maxBytes` fails the read.
+/// The values' UTF-8 texts joined by "; ", empty ones left out, and the first too when
+/// `skipFirst` (a mapped field has it).
+std::string joinedValues(const TagLib::StringList &values, bool skipFirst) {
+    std::string joined;
+    for (auto value = values.begin(); value != values.end(); ++value) {
+        if (skipFirst && value == values.begin()) continue;
+        const std::string text = value->to8Bit(true);
+        if (text.empty()) continue;
+        if (!joined.empty()) joined += "; ";
+        joined += text;
+    }
+    return joined;
+}
+
+/// Whether `key` names a picture, which the cover reads, not the properties.
+bool isPicture(const TagLib::String &key) {
+    return key.startsWith("APIC") || key.startsWith("PIC") || key == "covr" || key == "METADATA_BLOCK_PICTURE";
+}
+
+/// Copies the mapped fields out of `properties`; a field over `maxBytes` fails the read. Every
+/// other property goes to `others` (its values joined by "; "), and so do the values after
+/// the first of a mapped one; one over `maxBytes`, and what TagLib cannot give as text, is
+/// named in `dropped`.
 ak_tags_status copyFields(const TagLib::PropertyMap &properties, size_t maxBytes, ak_tags &tags, size_t &detail) {
+    std::vector<TagLib::String> taken;
     for (int index = 0; index < AK_FIELD_COUNT; ++index) {
         const auto field = static_cast<ak_tag_field>(index);
         for (const char *const *name = propertyNames(field); *name != nullptr; ++name) {
@@ -136,8 +165,22 @@ ak_tags_status copyFields(const TagLib::PropertyMap &properties, size_t maxBytes
             }
             tags.fields[index] = std::move(text);
             tags.present[index] = true;
+            taken.push_back(found->first);
             break;
         }
+    }
+    for (const auto &[key, values] : properties) {
+        const bool mapped = std::find(taken.begin(), taken.end(), key) != taken.end();
+        std::string joined = joinedValues(values, mapped);
+        if (joined.empty()) continue;
+        if (joined.size() > maxBytes) {
+            tags.dropped.push_back(key.to8Bit(true));
+        } else {
+            tags.others.emplace_back(key.to8Bit(true), std::move(joined));
+        }
+    }
+    for (const auto &key : properties.unsupportedData()) {
+        if (!isPicture(key)) tags.dropped.push_back(key.to8Bit(true));
     }
     return AK_TAGS_OK;
 }
@@ -187,6 +230,31 @@ TagLib::ByteVector embeddedCover(TagLib::MP4::File &file) {
     return art.isEmpty() ? TagLib::ByteVector() : art.front().data();
 }
 
+/// M4A freeform atoms TagLib has no property name for (`----:com.apple.iTunes:replaygain_track_gain`,
+/// as Picard and foobar2000 write them) that hold text: to `others` under the name after the
+/// last colon, in upper case as TagLib names properties; the rest stay in `dropped`.
+void keepFreeformText(TagLib::MP4::File &file, size_t maxBytes, ak_tags &tags) {
+    auto *tag = file.tag();
+    if (!tag) return;
+    std::vector<std::string> dropped;
+    for (auto &key : tags.dropped) {
+        const TagLib::String name(key, TagLib::String::UTF8);
+        const int colon = name.rfind(":");
+        if (!name.startsWith("----:") || colon < 0 || !tag->contains(name)) {
+            dropped.push_back(std::move(key));
+            continue;
+        }
+        std::string joined = joinedValues(tag->item(name).toStringList(), false);
+        if (joined.empty() || joined.size() > maxBytes) {
+            dropped.push_back(std::move(key));
+        } else {
+            tags.others.emplace_back(name.substr(static_cast<unsigned int>(colon) + 1).upper().to8Bit(true), std::move(joined));
+        }
+    }
+    tags.dropped = std::move(dropped);
+}
+void keepFreeformText(TagLib::File &, size_t, ak_tags &) {}
+
 /// Whether an MP3 holds anything at all: a tag or a frame of MPEG audio.
 bool holdsAudio(TagLib::MPEG::File &file) {
     return file.hasID3v2Tag() || file.hasID3v1Tag() || file.firstFrameOffset() >= 0;
@@ -198,6 +266,7 @@ template <typename AudioFile>
 ak_tags_status readOpened(AudioFile &file, size_t maxField, size_t maxCover, ak_tags &tags, size_t &detail) {
     if (!file.isValid() || !holdsAudio(file)) return AK_TAGS_NOT_AUDIO;
     if (const auto status = copyFields(file.properties(), maxField, tags, detail); status != AK_TAGS_OK) return status;
+    keepFreeformText(file, maxField, tags);
     TagLib::ByteVector cover = embeddedCover(file);
     if (cover.size() > maxCover) {
         detail = cover.size();
@@ -277,3 +346,22 @@ extern "C" const unsigned char *ak_tags_cover(const ak_tags *tags, size_t *lengt
 extern "C" void ak_tags_free(ak_tags *tags) { delete tags; }
 
 extern "C" double ak_tags_seconds(const ak_tags *tags) { return tags ? tags->seconds : -1; }
+
+extern "C" size_t ak_tags_other_count(const ak_tags *tags) { return tags ? tags->others.size() : 0; }
+
+extern "C" const char *ak_tags_other(const ak_tags *tags, size_t index, size_t *key_length, const char **value, size_t *value_length) {
+    if (tags == nullptr || index >= tags->others.size() || value == nullptr) return nullptr;
+    const auto &[key, text] = tags->others[index];
+    if (key_length) *key_length = key.size();
+    *value = text.data();
+    if (value_length) *value_length = text.size();
+    return key.data();
+}
+
+extern "C" size_t ak_tags_dropped_count(const ak_tags *tags) { return tags ? tags->dropped.size() : 0; }
+
+extern "C" const char *ak_tags_dropped(const ak_tags *tags, size_t index, size_t *length) {
+    if (tags == nullptr || index >= tags->dropped.size()) return nullptr;
+    if (length) *length = tags->dropped[index].size();
+    return tags->dropped[index].data();
+}

@@ -22,6 +22,9 @@ struct PlanEntry: Encodable {
         var media: String?
         var releasegroupid: String?
         var trackid: String?
+        var comment: String?
+        /// ReplayGain's track gain (`-6.50 dB`).
+        var replaygain: String?
     }
 
     var path: String

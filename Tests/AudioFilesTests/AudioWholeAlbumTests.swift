@@ -17,7 +17,7 @@ import Testing
                 date: "1979-06-15", mbid: "00000000-0000-4000-8000-00000000000\(index)", title: "Song \(number) in \(format)",
                 tracknumber: "\(number)/3", discnumber: "1/1", label: "Island", catalognumber: "ILPS 9560", barcode: "042284249623",
                 country: "JM", media: "12\" Vinyl", releasegroupid: "11111111-0000-4000-8000-000000000001",
-                trackid: "22222222-0000-4000-8000-00000000000\(number)"))
+                trackid: "22222222-0000-4000-8000-00000000000\(number)", comment: "Ripped from vinyl", replaygain: "-6.\(number)0 dB"))
         }
     }
 
@@ -64,6 +64,25 @@ import Testing
             // sox makes 0.5 s of sound; encoders add a frame or two of padding.
             let seconds = tracks.map { $0["seconds"] as? Double ?? 0 }
             #expect(seconds.allSatisfy { (0.45...0.6).contains($0) }, "\(title): lengths \(seconds)")
+        }
+    }
+
+    /// Nothing a file carries is dropped silently (SPEC 9): a comment and ReplayGain go to the
+    /// track's `fields` (they were dropped without a word), a tag no field can hold is named in
+    /// a warning.
+    @Test func otherTagsAreKeptInTheTracksFieldsAndATagTooLongIsNamed() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let long = PlanEntry.track("long/01.mp3", "mp3", .init(album: "Long Notes", artist: "The Band", title: "Long", comment: String(repeating: "a", count: 70_000)))
+        let (music, _) = try AudioCorpus.write(Self.plan + [long], in: cli.folder)
+        #expect(try cli.run("init").status == 0)
+        let result = try cli.run("import", music.path)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("tags not kept") && result.error.contains("'COMMENT' (1)"), "\(result.error)")
+        for album in try cli.listedAlbums() where album["title"] as? String != "Long Notes" {
+            let fields = (album["tracks"] as? [[String: Any]] ?? []).map { $0["fields"] as? [String: String] ?? [:] }
+            #expect(fields.map { $0["audio.comment"] } == ["Ripped from vinyl", "Ripped from vinyl", "Ripped from vinyl"], "\(album["title"] ?? "")")
+            #expect(fields.map { $0["audio.replaygainTrackGain"] } == ["-6.10 dB", "-6.20 dB", "-6.30 dB"], "\(album["title"] ?? ""): \(fields) \(result.error)")
         }
     }
 

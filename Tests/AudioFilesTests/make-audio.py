@@ -32,7 +32,7 @@ import sys
 import zlib
 
 from mutagen.flac import FLAC, Picture
-from mutagen.id3 import APIC, ID3, TALB, TCON, TDRC, TIT2, TMED, TPE1, TPE2, TPOS, TPUB, TRCK, TXXX, UFID
+from mutagen.id3 import APIC, COMM, ID3, TALB, TCON, TDRC, TIT2, TMED, TPE1, TPE2, TPOS, TPUB, TRCK, TXXX, UFID
 from mutagen.mp4 import MP4, MP4Cover, MP4FreeForm
 from mutagen.oggvorbis import OggVorbis
 
@@ -112,6 +112,8 @@ MORE_TAGS = [
     ("media", TMED, "media", "MEDIA"),
     ("releasegroupid", "MusicBrainz Release Group Id", "musicbrainz_releasegroupid", "MusicBrainz Release Group Id"),
     ("trackid", None, "musicbrainz_trackid", "MusicBrainz Track Id"),
+    ("comment", None, "comment", "\xa9cmt"),
+    ("replaygain", "replaygain_track_gain", "replaygain_track_gain", "replaygain_track_gain"),
 ]
 
 
@@ -129,6 +131,8 @@ def tag(path, kind, tags, cover, cover_type):
         for (key, frame, _, _), value in more:
             if key == "trackid":
                 id3.add(UFID(owner="http://musicbrainz.org", data=value.encode()))
+            elif key == "comment":
+                id3.add(COMM(encoding=3, lang="eng", desc="", text=[value]))
             elif isinstance(frame, str):
                 id3.add(TXXX(encoding=3, desc=frame, text=[value]))
             else:

@@ -52,6 +52,46 @@ import Testing
         #expect((bjork["tracks"] as? [[String: Any]])?.count == 2)
     }
 
+    /// `beet export` JSON maps every field as the database does (it kept the core six only):
+    /// the album export (`-a`) gives the albums' named fields, ids and flexible attributes; the
+    /// track export (`-l`) those and the tracks, their flexible attributes included.
+    @Test func beetExportMapsEveryFieldAsTheDatabaseDoes() throws {
+        let (cli, beets) = try importedLibrary()
+        defer { cli.remove(); beets.folder.remove() }
+        let fromDatabase = try cli.listedAlbums()
+        let albumKeys = ["title", "artist", "genre", "year", "released", "label", "catalogNumber", "country", "barcode", "added", "ids", "tags"]
+        func picked(_ album: [String: Any], _ keys: [String]) -> String {
+            keys.map { key in
+                let value = album[key].map { ($0 as? [String: String]).map { "\($0.sorted(by: <))" } ?? "\($0)" }
+                return "\(key)=\(value ?? "-")"
+            }.joined(separator: " ")
+                + " mood=\((album["fields"] as? [String: String])?["beets.mood"] ?? "-")"
+        }
+        for (flag, name) in [("-a", "albums.json"), ("-l", "tracks.json")] {
+            let file = beets.folder.path(name)
+            let exported = try beets.beet("export", flag, "-o", file.path)
+            #expect(exported.status == 0, "\(exported.output)")
+            let other = try CLIRunner()
+            defer { other.remove() }
+            #expect(try other.run("init").status == 0)
+            let imported = try other.run("import", file.path)
+            #expect(imported.status == 0, "\(imported.error)")
+            let fromExport = try other.listedAlbums()
+            let keys = flag == "-l" ? albumKeys + ["format"] : albumKeys
+            #expect(fromExport.map { picked($0, keys) }.sorted() == fromDatabase.map { picked($0, keys) }.sorted(), "\(flag)")
+            guard flag == "-l" else { continue }
+            func tracks(_ albums: [[String: Any]]) -> [String] {
+                albums.flatMap { $0["tracks"] as? [[String: Any]] ?? [] }.map { track in
+                    let fields = track["fields"] as? [String: String] ?? [:]
+                    return "\(track["title"] ?? "-") \(track["number"] ?? "-") \(track["disc"] ?? "-") \(track["ids"] ?? "-") "
+                        + "\(fields["beets.favourite"] ?? "-") \(fields["beets.format"] ?? "-") \(fields["beets.bitrate"] == nil ? "-" : "bitrate")"
+                }.sorted()
+            }
+            #expect(tracks(fromExport) == tracks(fromDatabase))
+            #expect(tracks(fromExport).count == 5)
+        }
+    }
+
     @Test func theWholeAlbumComesBackFromABundle() throws {
         let (cli, beets) = try importedLibrary()
         defer { cli.remove(); beets.folder.remove() }

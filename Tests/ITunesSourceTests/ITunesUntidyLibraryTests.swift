@@ -48,6 +48,27 @@ import Testing
         #expect(try cli.listedAlbums().map { $0["title"] as? String } == ["In Rainbows"])
     }
 
+    /// A track with an empty `Name` is still a track of its album (it made the album be skipped):
+    /// titled after its file, `Untitled` without one, and counted in the summary.
+    @Test func aTrackWithoutANameIsTitledAfterItsFileAndCounted() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let file = cli.folder.appendingPathComponent("Library.xml")
+        try LibraryXMLFixture.write([
+            ["Name": "Packt Like Sardines", "Album": "Amnesiac", "Artist": "Radiohead", "Track Number": 1],
+            ["Name": "", "Album": "Amnesiac", "Artist": "Radiohead", "Track Number": 2, "path": "/Music/Radiohead/Amnesiac/02 Pyramid Song.mp3"],
+            ["Name": NSNull(), "Album": "Amnesiac", "Artist": "Radiohead", "Track Number": 3],
+        ], to: file)
+        #expect(try cli.run("init").status == 0)
+        let result = try cli.run("import", "--strict", file.path)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("2 tracks without a Name titled after their files ('Untitled' without one)"), "\(result.error)")
+        let albums = try cli.listedAlbums()
+        #expect(albums.map { $0["title"] as? String } == ["Amnesiac"], "\(albums)")
+        let tracks = albums.first?["tracks"] as? [[String: Any]] ?? []
+        #expect(tracks.map { $0["title"] as? String } == ["Packt Like Sardines", "02 Pyramid Song", "Untitled"])
+    }
+
     /// A track that cannot be part of an album is named and skipped, the rest imports, and the
     /// plan shows it; `--strict` refuses the library instead.
     @Test func aTrackWithoutAnAlbumIsSkippedAndNamedOrRefusedWithStrict() throws {

@@ -14,7 +14,8 @@ final class ReadAhead: Sendable {
     static let budget = 2 << 20
 
     private struct State {
-        var waiting: [SourceItem] = []
+        /// The items waiting, each with its ``size(of:)``.
+        var waiting: [(item: SourceItem, size: Int)] = []
         var head = 0
         var bytes = 0
         /// Set when the source has ended: nil for its end, or its error.
@@ -48,10 +49,10 @@ final class ReadAhead: Sendable {
             let taken: (item: SourceItem?, end: Result<Void, any Error>?, wake: CheckedContinuation<Void, Never>?) = state.withLock { state in
                 guard state.head < state.waiting.count else { return (nil, state.end, nil) }
                 // The slot lets go of the item at once (a cover's bytes are freed when used).
-                let item = state.waiting[state.head]
-                state.waiting[state.head] = Self.taken
+                let (item, size) = state.waiting[state.head]
+                state.waiting[state.head] = (Self.taken, 0)
                 state.head += 1
-                state.bytes -= Self.size(of: item)
+                state.bytes -= size
                 if state.head == state.waiting.count {
                     // A burst of thousands of albums (a bundle's list) leaves no room held behind it.
                     state.waiting.removeAll(keepingCapacity: state.waiting.count <= 256)
@@ -92,10 +93,11 @@ final class ReadAhead: Sendable {
 
     /// Queues `item`, waiting while too much is queued; false when the consumer gave up.
     private func put(_ item: SourceItem) async -> Bool {
+        let size = Self.size(of: item)
         let (accepted, wake, full): (Bool, CheckedContinuation<Void, Never>?, Bool) = state.withLock { state in
             guard !state.cancelled else { return (false, nil, false) }
-            state.waiting.append(item)
-            state.bytes += Self.size(of: item)
+            state.waiting.append((item, size))
+            state.bytes += size
             return (true, state.consumer.take(), state.bytes > Self.budget)
         }
         wake?.resume()
@@ -123,8 +125,14 @@ final class ReadAhead: Sendable {
     /// What a slot holds once its item is taken: nothing to free.
     private static let taken = SourceItem.progress(bytesRead: 0, totalBytes: nil)
 
+    /// What an item counts against the budget: a cover its bytes, an album about its size as
+    /// JSON (another tool's album may hold a thousand tracks: counted as 256 bytes each, all
+    /// 4 899 albums of a 50 000-track iTunes library could wait at once), anything else a little.
     private static func size(of item: SourceItem) -> Int {
-        if case .cover(_, let bytes) = item { return bytes.count + 256 }
-        return 256
+        switch item {
+        case .cover(_, let bytes): bytes.count + 256
+        case .album(let record, _), .invalid(let record, _, _): record.details.estimatedJSONBytes + 256
+        default: 256
+        }
     }
 }

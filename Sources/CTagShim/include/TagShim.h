@@ -1,5 +1,5 @@
-// A plain C API over TagLib for the AudioFiles source: reads the few tags AlbumKit maps
-// (SPEC 9) and the embedded front cover from bytes already in memory. No C++ type and no
+// A plain C API over TagLib for the AudioFiles source: reads the tags AlbumKit maps (SPEC 9),
+// every other tag as text, and the embedded front cover from bytes already in memory. No C++ type and no
 // C++ exception crosses this header; every failure is a status code.
 #ifndef ALBUMKIT_TAG_SHIM_H
 #define ALBUMKIT_TAG_SHIM_H
@@ -86,6 +86,22 @@ const char *ak_tags_field(const ak_tags *tags, ak_tag_field field, size_t *lengt
 
 /// The embedded front cover's bytes and their count in `*length`; null when there is none.
 const unsigned char *ak_tags_cover(const ak_tags *tags, size_t *length);
+
+/// How many other properties the file has: those no field maps, and the values after the
+/// first of a field's (ID3 keys as TagLib's property names: `COMMENT`, `REPLAYGAIN_TRACK_GAIN`).
+size_t ak_tags_other_count(const ak_tags *tags);
+
+/// The other property `index` (below `ak_tags_other_count`): its key (UTF-8, not
+/// NUL-terminated) and length, its values joined by "; " in `*value` and `*value_length`;
+/// null for an index out of range. None is longer than `max_field_bytes`.
+const char *ak_tags_other(const ak_tags *tags, size_t index, size_t *key_length, const char **value, size_t *value_length);
+
+/// How many properties the file has that are not kept: longer than `max_field_bytes`, or
+/// frames TagLib cannot read as text (pictures aside, which the cover reads).
+size_t ak_tags_dropped_count(const ak_tags *tags);
+
+/// The name of dropped property `index`, not NUL-terminated, and its length.
+const char *ak_tags_dropped(const ak_tags *tags, size_t index, size_t *length);
 
 /// Frees what `ak_tags_read` returned; null is allowed.
 void ak_tags_free(ak_tags *tags);
