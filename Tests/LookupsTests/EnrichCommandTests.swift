@@ -139,4 +139,60 @@ import Testing
         #expect(local.server.requests.isEmpty)
         #expect(try Self.album(cli, "floyd")["catalogNumber"] == nil)
     }
+
+    @Test func enrichRemembersItsAnswersAndFillsTheAlbumsInOneSave() async throws {
+        let local = try await LocalServices.start(StandardAnswers.answer)
+        defer { Task { await local.stop() } }
+        let cli = try Self.library(local)
+        defer { cli.remove() }
+        let run = try cli.run("--events", "-", "enrich")
+        #expect(run.status == 0, "\(run.error)")
+        let saves = run.error.split(separator: "\n").filter { $0.contains(#""event":"library.saved""#) }
+        #expect(saves.count == 1, "answers and albums are one save: \(saves)")
+        // The one save remembered the answers: a second run asks nothing.
+        let asked = local.server.requests.count
+        #expect(try cli.run("enrich").status == 0)
+        #expect(local.server.requests.count == asked)
+    }
+
+    @Test func theStageRemembersWhatTheServicesAnsweredAndSaysHowManyRequestsWent() async throws {
+        let local = try await LocalServices.start(StandardAnswers.answer)
+        defer { Task { await local.stop() } }
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try local.configure(cli, extra: "import: {stages: [validate, normalize, dedupe, enrich, covers]}")
+        #expect(try cli.run("init").status == 0)
+        let imported = try cli.run("import", Self.albumList(in: cli))
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.output.contains("Imported: 3 added, 0 skipped, 0 replaced, 0 kept as copies.\nRequests: discogs 1, musicbrainz 4.\n"), "\(imported.output)")
+        let asked = local.server.requests.count
+        #expect(asked == 5)
+        let run = try cli.run("enrich")
+        #expect(run.status == 0, "\(run.error)")
+        #expect(local.server.requests.count == asked, "the import's answers were remembered: \(local.server.requests.dropFirst(asked).map(\.path))")
+        #expect(!run.output.contains("Requests:"), "\(run.output)")
+    }
+
+    @Test func aServiceThatCannotBeAskedIsNamedPerAlbumAndTheRunExitsNonZero() async throws {
+        let local = try await LocalServices.start { request in
+            // MusicBrainz fails on the search for the album nobody knows.
+            if request.path == "/ws/2/release", request.query["query"]?.contains("Nobody") == true {
+                return .json(#"{"error": "Internal server error"}"#, .internalServerError)
+            }
+            return await StandardAnswers.answer(request)
+        }
+        defer { Task { await local.stop() } }
+        let cli = try Self.library(local)
+        defer { cli.remove() }
+        let run = try cli.run("enrich")
+        #expect(run.status != 0, "\(run.output)")
+        #expect(run.error == "error: 1 album could not be looked up\n", "\(run.error)")
+        #expect(run.output.contains("Enrich: 3 looked up, 2 enriched ("), "\(run.output)")
+        #expect(run.output.contains(" 1 failed.\n"), "\(run.output)")
+        #expect(run.output.contains("  failed: nothing: musicbrainz "), "\(run.output)")
+        #expect(run.output.contains("500 Internal Server Error"), "\(run.output)")
+        // What the others gave is kept, as one step.
+        #expect(try Self.album(cli, "floyd")["catalogNumber"] as? String == "SHVL 804")
+        #expect(try Self.album(cli, "discogs:249504")["label"] as? String == "RCA")
+    }
 }
