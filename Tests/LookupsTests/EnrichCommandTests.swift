@@ -195,4 +195,43 @@ import Testing
         #expect(try Self.album(cli, "floyd")["catalogNumber"] as? String == "SHVL 804")
         #expect(try Self.album(cli, "discogs:249504")["label"] as? String == "RCA")
     }
+
+    @Test func progressIsABarOnATerminalAndPlainLinesOtherwise() async throws {
+        // Twelve albums no one knows, each search answered in 150 ms: about two seconds.
+        let local = try await LocalServices.start { request in
+            var answer = await StandardAnswers.answer(request)
+            if request.path == "/ws/2/release" { answer.delay = .milliseconds(150) }
+            return answer
+        }
+        defer { Task { await local.stop() } }
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try local.configure(cli)
+        #expect(try cli.run("init").status == 0)
+        let list = cli.folder.appendingPathComponent("unknown.json")
+        let albums = (1...12).map { #"{"title": "Unknown \#($0)", "artist": "Nobody"}"# }
+        try Data("[\(albums.joined(separator: ","))]".utf8).write(to: list)
+        #expect(try cli.run("import", list.path).status == 0)
+
+        let session = try TerminalSession(cli, ["enrich"], columns: 80)
+        #expect(session.status == 0, "\(session.screen)")
+        let bar = try #require(session.screen.split(separator: "\n").first { $0.contains("\r\u{1B}[Kenriching") }, "\(session.screen.debugDescription)")
+        let drawings = bar.components(separatedBy: "\r\u{1B}[K").filter { !$0.isEmpty }
+        #expect(drawings.count >= 2, "redrawn in place: \(drawings)")
+        #expect(drawings.allSatisfy { $0.hasPrefix("enriching [") && $0.count <= 79 }, "\(drawings)")
+        #expect(drawings.last?.contains("100%") == true && drawings.last?.contains("12/12") == true, "\(drawings)")
+        #expect(session.screen.contains("12/12") && session.screen.contains("\nEnrich: 12 looked up, 0 enriched."), "the bar ends its line: \(session.screen.debugDescription)")
+
+        // Piped: plain lines, once the work has taken a second; asked again (the misses stand: a fresh library).
+        let piped = try CLIRunner()
+        defer { piped.remove() }
+        try local.configure(piped)
+        #expect(try piped.run("init").status == 0)
+        #expect(try piped.run("import", list.path).status == 0)
+        let plain = try piped.run("enrich")
+        #expect(plain.status == 0, "\(plain.error)")
+        let lines = plain.error.split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("enriching: ") }, "\(plain.error)")
+        #expect(!plain.error.contains("\r") && !plain.error.contains("\u{1B}"))
+    }
 }
