@@ -175,9 +175,9 @@ import Testing
 
     @Test func aServiceThatCannotBeAskedIsNamedPerAlbumAndTheRunExitsNonZero() async throws {
         let local = try await LocalServices.start { request in
-            // MusicBrainz fails on the search for the album nobody knows.
+            // MusicBrainz answers the search for the album nobody knows with a page of HTML.
             if request.path == "/ws/2/release", request.query["query"]?.contains("Nobody") == true {
-                return .json(#"{"error": "Internal server error"}"#, .internalServerError)
+                return .init(.ok, ["Content-Type": "text/html"], Array("<html><body>Down for maintenance</body></html>".utf8))
             }
             return await StandardAnswers.answer(request)
         }
@@ -186,11 +186,12 @@ import Testing
         defer { cli.remove() }
         let run = try cli.run("enrich")
         #expect(run.status != 0, "\(run.output)")
-        #expect(run.error == "error: 1 album could not be looked up\n", "\(run.error)")
+        // The last line (a slow machine may show progress lines before it).
+        #expect(run.error.hasSuffix("\nerror: 1 album could not be looked up\n") || run.error == "error: 1 album could not be looked up\n", "\(run.error)")
         #expect(run.output.contains("Enrich: 3 looked up, 2 enriched ("), "\(run.output)")
         #expect(run.output.contains(" 1 failed.\n"), "\(run.output)")
         #expect(run.output.contains("  failed: nothing: musicbrainz "), "\(run.output)")
-        #expect(run.output.contains("500 Internal Server Error"), "\(run.output)")
+        #expect(run.output.contains("the answer is not the JSON expected"), "\(run.output)")
         // What the others gave is kept, as one step.
         #expect(try Self.album(cli, "floyd")["catalogNumber"] as? String == "SHVL 804")
         #expect(try Self.album(cli, "discogs:249504")["label"] as? String == "RCA")
