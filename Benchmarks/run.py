@@ -30,26 +30,26 @@ is timed on `list artist:wires` instead, and the row says so.
 `--sizes` and `--backends` narrow the import, command and export rows; `--exports` the kinds of
 archive the export rows write.
 
-Groups (for --only): import, commands, formats, export, list, hub, backends, covers, serve, sources, audio.
+Groups (for --only): import, commands, formats, export, list, hub, backends, covers, lookups, serve, sources, audio.
 """
-import argparse, contextlib, datetime, http.server, importlib.util, itertools, json, os, platform, re, shutil, statistics
-import subprocess, sys, tempfile, threading, time
+import argparse, contextlib, csv, datetime, http.server, importlib.util, itertools, json, os, platform, random, re, shutil, statistics
+import subprocess, sys, tempfile, threading, time, urllib.parse, uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 # The tool each group runs besides `albumkit`.
 TOOLS = {"hub": "albumkit-bench", "backends": "storage-bench"}
-GROUPS = ["import", "commands", "formats", "export", "list", "hub", "backends", "covers", "serve", "sources", "audio"]
+GROUPS = ["import", "commands", "formats", "export", "list", "hub", "backends", "covers", "lookups", "serve", "sources", "audio"]
 BACKENDS = ["json", "plist", "bundle", "sqlite", "postgres"]
 BEGIN = "<!-- make bench: generated from here to the end marker; edit outside the markers -->"
 END = "<!-- make bench: end of generated part -->"
 
 FULL = dict(runs=5, imports=[1000, 10000], command_runs=9, formats=1000, hub_events=200_000, hub_rounds=5,
             backend_albums=100_000, backend_ops={"json": 20, "plist": 10, "bundle": 10, "sqlite": 200, "postgres": 200},
-            covers=1000, serve=dict(albums=100_000, seconds=30, changes=100), itunes_tracks=50_000, discogs_rows=100_000)
+            covers=1000, serve=dict(albums=100_000, seconds=30, changes=100), itunes_tracks=50_000, discogs_rows=100_000, matched=60)
 QUICK = dict(runs=1, imports=[100, 300], command_runs=1, formats=100, hub_events=20_000, hub_rounds=2,
              backend_albums=1000, backend_ops={"json": 5, "plist": 5, "bundle": 5, "sqlite": 5, "postgres": 5},
-             covers=100, serve=dict(albums=2000, seconds=2, changes=5), itunes_tracks=2000, discogs_rows=2000)
+             covers=100, serve=dict(albums=2000, seconds=2, changes=5), itunes_tracks=2000, discogs_rows=2000, matched=5)
 
 serve_bench = importlib.util.module_from_spec(importlib.util.spec_from_file_location("serve_bench", os.path.join(HERE, "serve_bench.py")))
 serve_bench.__spec__.loader.exec_module(serve_bench)
@@ -548,6 +548,131 @@ class Bench:
                     raise Failure("the cache-hit re-run made %d requests" % server.requests)
             self.guarded("covers", "covers fetch", row)
 
+    def lookups(self):
+        """Issue 36: `covers fetch` of albums that name no cover, through the Cover Art Archive
+        (and MusicBrainz) played by a local server answering in 50 ms as the services do."""
+        count, matched = self.sizes["covers"], self.sizes["matched"]
+        with LookupServer(delay=0.050) as server:
+            config = os.path.join(self.scratch, "lookups-config.yaml")
+            with open(config, "w") as handle:
+                handle.write("covers: {fetchers: [coverartarchive], concurrency: 8}\n"
+                             "lookups: {userAgent: \"albumkit-bench/1.0 ( bench@example.com )\"}\n"
+                             "plugins:\n  musicbrainz: {baseURL: \"%s/ws/2\", requestsPerSecond: 1}\n"
+                             "  coverartarchive: {baseURL: \"%s\"}\n" % (server.url, server.url))
+
+            def albumkit(library, *arguments):
+                return [self.tool("albumkit"), "--config", config, "--library", library] + list(arguments)
+
+            def made(name, path):
+                """A library made as a user makes one: `init`, an import, a few changes."""
+                template = os.path.join(self.scratch, name)
+                shutil.rmtree(template, ignore_errors=True)
+                run(albumkit(template, "init"), env=self.env)
+                run(albumkit(template, "import", path), env=self.env)
+                self.changed(template, self.env)
+                return template
+
+            def by_release():
+                # Collectors' albums naming their MusicBrainz release (as a beets or Picard
+                # library does) and no cover.
+                albums = corpus.albums(count, 3, collector=True)
+                listed = os.path.join(self.scratch, "lookups-albums.json")
+                with open(listed, "w") as handle:
+                    json.dump(albums, handle)
+                template = made("lookups-template", listed)
+                url_file = os.path.join(self.scratch, "lookups-urls.txt")
+                with open(url_file, "w") as handle:
+                    for album in albums:
+                        mbid = album["ids"]["musicbrainz"]
+                        handle.write("-o %s.png %s/release/%s/front-1200\n" % (mbid, server.url, mbid))
+                ours = Side("`albumkit covers fetch` (coverartarchive)", albumkit(os.path.join(self.scratch, "lookups-lib"), "covers", "fetch"),
+                            prepare=lambda: self.fresh_library("lookups-lib", template), env=self.env)
+                reference = Side("`xargs -P 8 curl -L`", ["xargs", "-P", "8", "-n", "3", "curl", "-sSfL"],
+                                 prepare=lambda: self.fresh("lookups-out"), cwd=os.path.join(self.scratch, "lookups-out"), stdin_path=url_file)
+                server.reset()
+                self.compare("lookups", "%s albums by their MusicBrainz release, 8 at a time" % "{:,}".format(count), ours, [reference],
+                             aim=1.2, count=count)
+                # Ours has one album more, the one `changed` added, which names no release: it
+                # is matched by a search first.
+                expected = {"caa": self.runs * (2 * count + 1), "image": self.runs * (2 * count + 1), "search": self.runs}
+                if server.counts() != expected:
+                    self.notes.append("lookups: the server saw %s, not %s" % (server.counts(), expected))
+                listed = json.loads(run(albumkit(os.path.join(self.scratch, "lookups-lib"), "list", "--json"), env=self.env, stdout=subprocess.PIPE))
+                stored = sum(album["cover"] == "stored" for album in listed["albums"])
+                if stored != len(listed["albums"]):
+                    raise Failure("covers fetch stored %d covers of %d" % (stored, len(listed["albums"])))
+                if ours.peak_mib() > 64:
+                    self.notes.append("lookups: peak RSS %.0f MiB, over the 64 MB aim" % ours.peak_mib())
+
+            def by_match():
+                # A Discogs collection export (its columns, no cover, no MusicBrainz id): every
+                # album is first matched by a MusicBrainz search, one a second.
+                path = os.path.join(self.scratch, "lookups-discogs.csv")
+                with open(path, "w", newline="") as handle:
+                    writer = csv.writer(handle)
+                    writer.writerow(["Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id", "CollectionFolder",
+                                     "Date Added", "Collection Media Condition", "Collection Sleeve Condition", "Collection Notes"])
+                    for index, album in enumerate(corpus.albums(matched, 4, collector=True)):
+                        writer.writerow([album["catalogNumber"], album["artist"], album["title"], album["label"], album["format"], "",
+                                         album["year"], 2_000_000 + index, "Uncategorized", album["added"].replace("T", " ").rstrip("Z"),
+                                         "Very Good Plus (VG+)", "Very Good (VG)", ""])
+                template = made("lookups-match-template", path)
+                searches = matched + 1  # and the album `changed` added
+                ours = Side("`albumkit covers fetch` (musicbrainz match, coverartarchive)",
+                            albumkit(os.path.join(self.scratch, "lookups-match-lib"), "covers", "fetch"),
+                            prepare=lambda: self.fresh_library("lookups-match-lib", template), env=self.env)
+                gaps = []
+                for _ in range(min(self.runs, 3)):
+                    server.reset()
+                    ours.once()
+                    times = server.search_times()
+                    if len(times) != searches:
+                        raise Failure("MusicBrainz saw %d searches, not %d" % (len(times), searches))
+                    gaps.append(min(b - a for a, b in zip(times, times[1:])) if len(times) > 1 else 1.0)
+                # What the rate allows: the searches one a second from the first, then the last
+                # album's search answer, front and image (three answers of 50 ms).
+                floor = (searches - 1) / 1.0 + 3 * server.delay
+                self.tables["lookups"].append(dict(
+                    title="%d albums matched on MusicBrainz first (1 request/s)" % searches, count=searches, ours=ours.label,
+                    ours_s=ours.median(), ours_mib=ours.peak_mib(), ref="what the rate allows: %d searches 1 s apart + 3 answers" % searches,
+                    ref_s=floor, ref_mib=0, ratio=ours.median() / floor, aim="≤ 1.10× (the rate limit + 10 %)",
+                    met=ours.median() <= 1.10 * floor))
+                self.notes.append("lookups: the closest two MusicBrainz searches of a run came %.3f s apart (at most 1 a second)" % min(gaps))
+
+            def memento():
+                # What the lookup cache costs a SQLite library of `count` albums: the memento's
+                # size, and a change and a read (each reads the memento; a change writes it)
+                # with no answers, after `covers fetch` and after `enrich` too.
+                albums = os.path.join(self.scratch, "lookups-albums.json")
+                fast = os.path.join(self.scratch, "lookups-config-fast.yaml")
+                with open(config) as source, open(fast, "w") as handle:
+                    handle.write(source.read().replace("requestsPerSecond: 1}", "requestsPerSecond: 200}"))
+                env = dict(self.env, ALBUMKIT_STORAGE_BACKEND="sqlite")
+                library = os.path.join(self.scratch, "lookups-memento")
+                shutil.rmtree(library, ignore_errors=True)
+                run(albumkit(library, "init"), env=env)
+                run(albumkit(library, "import", albums), env=env)
+                self.changed(library, env)
+                rows = []
+                for step, command in [("no answers", None), ("after `covers fetch`", ["covers", "fetch"]),
+                                      ("after `covers fetch` and `enrich`", ["enrich"])]:
+                    if command:
+                        run([self.tool("albumkit"), "--config", fast, "--library", library] + command, env=env)
+                    size = int(subprocess.run(["sqlite3", os.path.join(library, "library.sqlite"), "SELECT length(state) FROM albumkit_state"],
+                                              capture_output=True, text=True, check=True).stdout.strip() or 0)
+                    timed = {}
+                    for name, arguments in [("select", ["select", "5"]), ("show", ["show", "5"])]:
+                        side = Side(name, albumkit(library, *arguments), env=env)
+                        for _ in range(max(self.sizes["command_runs"], 3)):
+                            side.once()
+                        timed[name] = side.median()
+                    rows.append(dict(memento=True, step=step, bytes=size, change=timed["select"], read=timed["show"]))
+                self.tables["lookups"] += rows
+
+            self.guarded("lookups", "covers fetch by release", by_release)
+            self.guarded("lookups", "covers fetch by match", by_match)
+            self.guarded("lookups", "the lookup cache in the memento", memento)
+
     def serve(self):
         with postgres_database(self.notes) as url:
             self.tables["serve"] = serve_bench.rows(self, url)
@@ -666,6 +791,9 @@ class Bench:
         lines += self.hub_table()
         lines += self.backend_table()
         lines += self.side_by_side("`covers fetch` from a local HTTP server vs `xargs -P 8 curl`", "covers", "aim ≤ 1.5×")
+        lines += self.side_by_side("`covers fetch` of albums that name no cover, from a local Cover Art Archive and MusicBrainz "
+                                   "answering in 50 ms (issue 36: ≤ 1.2× `xargs -P 8 curl`, peak RSS ≤ 64 MB; matched first: "
+                                   "the rate limit + 10 %)", "lookups", None)
         lines += self.side_by_side("Sources people already have: import vs Python parsing the same file", "sources", "aim ≤ 2.0×, peak RSS ≤ 64 MB")
         lines += self.side_by_side("Import a .tar.gz of audio files vs unpacking it and `beet import -A -q`", "audio", "aim ≤ 0.05×, i.e. 20× faster; peak RSS < 64 MB")
         lines += self.memory()
@@ -681,6 +809,9 @@ class Bench:
         for row in self.tables[group]:
             if "failed" in row:
                 lines.append("| %s | failed: %s | | | | | | | |" % (row["title"], row["failed"].replace("|", "/")))
+            elif "memento" in row:
+                lines.append("| the memento, %s | %s bytes | select 5: %.3f s | | show 5: %.3f s | | | | |"
+                             % (row["step"], "{:,}".format(row["bytes"]), row["change"], row["read"]))
             elif "cache" in row:
                 lines.append("| re-run, every cover stored | `covers fetch --all` | %.3f s | %.0f MiB | — | | | | %d requests (aim 0): %s |"
                              % (row["seconds"], row["mib"], row["requests"], "met" if row["requests"] == 0 else "NOT met"))
@@ -748,7 +879,7 @@ class Bench:
             if group in chosen:
                 print("bench: %s …" % group, file=sys.stderr, flush=True)
                 {"import": self.imports, "commands": self.commands, "formats": self.formats, "export": self.export, "list": self.listing,
-                 "hub": self.hub, "backends": self.backends, "covers": self.covers, "serve": self.serve, "sources": self.sources,
+                 "hub": self.hub, "backends": self.backends, "covers": self.covers, "lookups": self.lookups, "serve": self.serve, "sources": self.sources,
                  "audio": self.audio}[group]()
         shutil.rmtree(self.scratch, ignore_errors=True)
         for database in self.databases:
@@ -835,9 +966,36 @@ def postgres_size(url):
     return int(psql(admin, "SELECT pg_database_size('%s')" % url.rsplit("/", 1)[1]))
 
 
-class CoverServer:
-    """A static HTTP/1.1 server on 127.0.0.1 (a free port) for the covers row, in threads of
-    this process; counts the requests it answers. Stopped when the `with` block ends."""
+class LoopbackServer:
+    """An HTTP/1.1 server on 127.0.0.1 (a free port) answering with `handler` in threads of this
+    process, from the start of a `with` block to its end."""
+
+    def listen(self, handler):
+        class Server(http.server.ThreadingHTTPServer):
+            request_queue_size = 64
+            daemon_threads = True
+
+            def handle_error(self, request, client_address):
+                # A client that ends with its keep-alive connection open resets it: not an error.
+                if not isinstance(sys.exc_info()[1], ConnectionError):
+                    super().handle_error(request, client_address)
+
+        self.lock = threading.Lock()
+        self.server = Server(("127.0.0.1", 0), handler)
+        self.port = self.server.server_address[1]
+        self.url = "http://127.0.0.1:%d" % self.port
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exception):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class CoverServer(LoopbackServer):
+    """A static server for the covers row; counts the requests it answers."""
 
     def __init__(self, folder):
         owner = self
@@ -858,22 +1016,91 @@ class CoverServer:
             def log_message(self, *arguments):
                 pass
 
-        class Server(http.server.ThreadingHTTPServer):
-            request_queue_size = 64
-            daemon_threads = True
-
-        self.lock = threading.Lock()
         self.requests = 0
-        self.server = Server(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
+        self.listen(Handler)
 
-    def __enter__(self):
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
 
-    def __exit__(self, *exception):
-        self.server.shutdown()
-        self.server.server_close()
+class LookupServer(LoopbackServer):
+    """The Cover Art Archive and MusicBrainz as a local HTTP/1.1 server on 127.0.0.1, each
+    answer `delay` seconds after its request, as the services answer: a release's
+    `/release/<mbid>/front-1200` is a 307 to where the image lies (archive.org's role), whose
+    bytes are a PNG of 600×600 pixels told apart by the MBID after its end;
+    `/ws/2/release?query=…` finds one release at score 100, its MBID derived from the query.
+    Counts the requests of each kind and when each search came."""
+
+    # A real release lookup answer (`inc=labels+recordings+release-groups+genres`), its MBID
+    # replaced by the one asked for.
+    FIXTURE_ID = "b84ee12a-09ef-421b-82de-0441a926375b"
+
+    def __init__(self, delay):
+        owner = self
+        self.delay = delay
+        with open(os.path.join(ROOT, "Tests", "Fixtures", "real", "musicbrainz", "release.json")) as handle:
+            self.release = handle.read()
+        # About 90 kB, as a front-1200 thumbnail weighs: 50 rows of noise, the rest black.
+        noise = random.Random(36)
+        self.image = corpus.png(600, 600, [noise.randbytes(1800) if row < 50 else bytes(1800) for row in range(600)])
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self):
+                time.sleep(owner.delay)
+                path, _, query = self.path.partition("?")
+                parts = path.strip("/").split("/")
+                if len(parts) == 3 and parts[0] == "release" and parts[2] == "front-1200":
+                    owner.count("caa")
+                    return self.answer(307, b"See: /images/%s.png\n" % parts[1].encode(), "text/plain",
+                                       location="%s/images/mbid-%s-1_thumb1200.png" % (owner.url, parts[1]))
+                if len(parts) == 2 and parts[0] == "images":
+                    owner.count("image")
+                    return self.answer(200, owner.image + parts[1].encode(), "image/png")
+                if len(parts) == 4 and parts[:3] == ["ws", "2", "release"]:
+                    owner.count("release")
+                    return self.answer(200, owner.release.replace(LookupServer.FIXTURE_ID, parts[3]).encode(), "application/json")
+                if parts == ["ws", "2", "release"]:
+                    owner.count("search")
+                    text = urllib.parse.parse_qs(query).get("query", [""])[0]
+                    mbid = str(uuid.uuid5(uuid.NAMESPACE_URL, "release " + text))
+                    found = {"created": "2026-11-27T12:00:00.000Z", "count": 1, "offset": 0, "releases": [{
+                        "id": mbid, "score": 100, "title": text, "status": "Official",
+                        "artist-credit": [{"name": "Artist", "artist": {"id": str(uuid.uuid5(uuid.NAMESPACE_URL, "artist " + text)), "name": "Artist"}}],
+                        "release-group": {"id": str(uuid.uuid5(uuid.NAMESPACE_URL, "group " + text)), "primary-type": "Album"}}]}
+                    return self.answer(200, json.dumps(found).encode(), "application/json")
+                self.answer(404, b'{"error":"Not Found"}', "application/json")
+
+            def answer(self, status, body, kind, location=None):
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                if location:
+                    self.send_header("Location", location)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *arguments):
+                pass
+
+        self.listen(Handler)
+        self.reset()
+
+    def count(self, kind):
+        with self.lock:
+            self.requests[kind] = self.requests.get(kind, 0) + 1
+            if kind == "search":
+                self.searches.append(time.monotonic())
+
+    def reset(self):
+        with self.lock:
+            self.requests, self.searches = {}, []
+
+    def counts(self):
+        with self.lock:
+            return dict(self.requests)
+
+    def search_times(self):
+        with self.lock:
+            return list(self.searches)
 
 
 def main():

@@ -139,4 +139,100 @@ import Testing
         #expect(local.server.requests.isEmpty)
         #expect(try Self.album(cli, "floyd")["catalogNumber"] == nil)
     }
+
+    @Test func enrichRemembersItsAnswersAndFillsTheAlbumsInOneSave() async throws {
+        let local = try await LocalServices.start(StandardAnswers.answer)
+        defer { Task { await local.stop() } }
+        let cli = try Self.library(local)
+        defer { cli.remove() }
+        let run = try cli.run("--events", "-", "enrich")
+        #expect(run.status == 0, "\(run.error)")
+        let saves = run.error.split(separator: "\n").filter { $0.contains(#""event":"library.saved""#) }
+        #expect(saves.count == 1, "answers and albums are one save: \(saves)")
+        // The one save remembered the answers: a second run asks nothing.
+        let asked = local.server.requests.count
+        #expect(try cli.run("enrich").status == 0)
+        #expect(local.server.requests.count == asked)
+    }
+
+    @Test func theStageRemembersWhatTheServicesAnsweredAndSaysHowManyRequestsWent() async throws {
+        let local = try await LocalServices.start(StandardAnswers.answer)
+        defer { Task { await local.stop() } }
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try local.configure(cli, extra: "import: {stages: [validate, normalize, dedupe, enrich, covers]}")
+        #expect(try cli.run("init").status == 0)
+        let imported = try cli.run("import", Self.albumList(in: cli))
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.output.contains("Imported: 3 added, 0 skipped, 0 replaced, 0 kept as copies.\nRequests: discogs 1, musicbrainz 4.\n"), "\(imported.output)")
+        let asked = local.server.requests.count
+        #expect(asked == 5)
+        let run = try cli.run("enrich")
+        #expect(run.status == 0, "\(run.error)")
+        #expect(local.server.requests.count == asked, "the import's answers were remembered: \(local.server.requests.dropFirst(asked).map(\.path))")
+        #expect(!run.output.contains("Requests:"), "\(run.output)")
+    }
+
+    @Test func aServiceThatCannotBeAskedIsNamedPerAlbumAndTheRunExitsNonZero() async throws {
+        let local = try await LocalServices.start { request in
+            // MusicBrainz answers the search for the album nobody knows with a page of HTML.
+            if request.path == "/ws/2/release", request.query["query"]?.contains("Nobody") == true {
+                return .init(.ok, ["Content-Type": "text/html"], Array("<html><body>Down for maintenance</body></html>".utf8))
+            }
+            return await StandardAnswers.answer(request)
+        }
+        defer { Task { await local.stop() } }
+        let cli = try Self.library(local)
+        defer { cli.remove() }
+        let run = try cli.run("enrich")
+        #expect(run.status != 0, "\(run.output)")
+        // The last line (a slow machine may show progress lines before it).
+        #expect(run.error.hasSuffix("\nerror: 1 album could not be looked up\n") || run.error == "error: 1 album could not be looked up\n", "\(run.error)")
+        #expect(run.output.contains("Enrich: 3 looked up, 2 enriched ("), "\(run.output)")
+        #expect(run.output.contains(" 1 failed.\n"), "\(run.output)")
+        #expect(run.output.contains("  failed: nothing: musicbrainz "), "\(run.output)")
+        #expect(run.output.contains("the answer is not the JSON expected"), "\(run.output)")
+        // What the others gave is kept, as one step.
+        #expect(try Self.album(cli, "floyd")["catalogNumber"] as? String == "SHVL 804")
+        #expect(try Self.album(cli, "discogs:249504")["label"] as? String == "RCA")
+    }
+
+    @Test func progressIsABarOnATerminalAndPlainLinesOtherwise() async throws {
+        // Twelve albums no one knows, each search answered in 150 ms: about two seconds.
+        let local = try await LocalServices.start { request in
+            var answer = await StandardAnswers.answer(request)
+            if request.path == "/ws/2/release" { answer.delay = .milliseconds(150) }
+            return answer
+        }
+        defer { Task { await local.stop() } }
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        try local.configure(cli)
+        #expect(try cli.run("init").status == 0)
+        let list = cli.folder.appendingPathComponent("unknown.json")
+        let albums = (1...12).map { #"{"title": "Unknown \#($0)", "artist": "Nobody"}"# }
+        try Data("[\(albums.joined(separator: ","))]".utf8).write(to: list)
+        #expect(try cli.run("import", list.path).status == 0)
+
+        let session = try TerminalSession(cli, ["enrich"], columns: 80)
+        #expect(session.status == 0, "\(session.screen)")
+        let bar = try #require(session.screen.split(separator: "\n").first { $0.contains("\r\u{1B}[Kenriching") }, "\(session.screen.debugDescription)")
+        let drawings = bar.components(separatedBy: "\r\u{1B}[K").filter { !$0.isEmpty }
+        #expect(drawings.count >= 2, "redrawn in place: \(drawings)")
+        #expect(drawings.allSatisfy { $0.hasPrefix("enriching [") && $0.count <= 79 }, "\(drawings)")
+        #expect(drawings.last?.contains("100%") == true && drawings.last?.contains("12/12") == true, "\(drawings)")
+        #expect(session.screen.contains("12/12") && session.screen.contains("\nEnrich: 12 looked up, 0 enriched."), "the bar ends its line: \(session.screen.debugDescription)")
+
+        // Piped: plain lines, once the work has taken a second; asked again (the misses stand: a fresh library).
+        let piped = try CLIRunner()
+        defer { piped.remove() }
+        try local.configure(piped)
+        #expect(try piped.run("init").status == 0)
+        #expect(try piped.run("import", list.path).status == 0)
+        let plain = try piped.run("enrich")
+        #expect(plain.status == 0, "\(plain.error)")
+        let lines = plain.error.split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("enriching: ") }, "\(plain.error)")
+        #expect(!plain.error.contains("\r") && !plain.error.contains("\u{1B}"))
+    }
 }

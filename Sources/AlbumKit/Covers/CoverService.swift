@@ -42,6 +42,8 @@ public final class CoverService: Sendable {
 
     private struct State {
         var inFlight: [Subject: Task<Outcome, Never>] = [:]
+        /// Albums looked up this round, their tasks let go: not looked up again.
+        var foundAlready: Set<AlbumID> = []
         /// What fetchers found for albums, to be written into them by ``finish()``.
         var found: [AlbumID: AlbumFindings] = [:]
         var deliveries: [Task<Void, Never>] = []
@@ -120,7 +122,7 @@ public final class CoverService: Sendable {
         if let reference = album.coverUrl { return request(album.id, reference: reference, album: album) }
         guard findsByAlbum else { return }
         state.withLock { state in
-            guard state.inFlight[.album(album.id)] == nil else { return }
+            guard state.inFlight[.album(album.id)] == nil, !state.foundAlready.contains(album.id) else { return }
             let fetch = Task { [self] in await limiter.run { await self.find(album) } }
             state.inFlight[.album(album.id)] = fetch
             state.deliveries.append(Task { [self] in deliverFound(await fetch.value, to: album.id) })
@@ -216,6 +218,9 @@ public final class CoverService: Sendable {
             event = .coverFailed(id, reference: "", reason: outcome.resolution.failure ?? "unknown")
         }
         state.withLock { state in
+            // A finished task keeps its memory (tens of kB) while it is referenced.
+            state.inFlight[.album(id)] = nil
+            state.foundAlready.insert(id)
             state.unrecordedAnswers.merge(outcome.answers) { _, new in new }
             var findings = state.found[id, default: AlbumFindings()]
             findings.cover = outcome.resolution.key

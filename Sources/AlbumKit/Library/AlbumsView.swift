@@ -31,6 +31,13 @@ extension AlbumsView {
         throw AlbumKitError(.libraryState, "album '\(id)' moved each time it was read; the library is being changed elsewhere")
     }
 
+    /// The album with `id`, read first at `index`, where it was seen last (one read of one
+    /// album), else looked up by its id; nil when there is none.
+    func album(withID id: AlbumID, near index: Int) async throws -> (index: Int, album: Album)? {
+        if index >= 0, let album = try await albums(in: index..<(index + 1)).first, album.id == id { return (index, album) }
+        return try await album(withID: id)
+    }
+
     /// The 0-based index `reference` names and the album there.
     func resolve(_ reference: AlbumReference) async throws -> (index: Int, album: Album) {
         switch reference {

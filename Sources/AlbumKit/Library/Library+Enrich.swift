@@ -33,31 +33,34 @@ public struct EnrichSummary: Sendable, Hashable {
 
 extension Library {
     /// Fills the empty fields (every one with `overwrite`) of the albums `query` selects from
-    /// what the registered enrichers find (SPEC 11), as one step of history. What the services
-    /// answer is remembered in the memento, so a later run asks no service again about an
-    /// album it answered; `offline`: no service is asked, only those answers are used.
+    /// what the registered enrichers find (SPEC 11). What the services answered is remembered
+    /// in the memento, so a later run (or `covers fetch`) asks no service again about an album
+    /// it answered; `offline`: no service is asked, only those answers are used. The answers and
+    /// the albums filled are one save and one step of history, written against the albums as
+    /// they are then (read one by one where they were listed, not the whole library).
     /// `dryRun`: nothing is changed or remembered; the summary says what would be filled.
     public func enrich(matching query: AlbumQuery = .all, overwrite: Bool = false, offline: Bool = false, dryRun: Bool = false) async throws -> EnrichSummary {
         let enrichers = try registry.makeEnrichers(configuration)
         let listed = try await listed(matching: query)
-        let known = memento.lookups
+        var known = memento.lookups
         var summary = EnrichSummary()
         summary.albums = listed.count
         hub.publish(.enrichStarted(albums: listed.count))
         var answers: [String: LookupAnswer] = [:]
-        var found: [AlbumID: Album] = [:]
+        var found: [(index: Int, id: AlbumID, facts: Album)] = []
         for entry in listed {
             let lookup = await Enrichment.lookUp(
                 entry.album, through: enrichers, known: known, offline: offline, retryAfterDays: configuration.lookups.retryAfterDays)
             answers.merge(lookup.answers) { _, new in new }
+            // Another album of the same identity later in the run is answered from this.
+            known.merge(lookup.answers) { _, new in new }
             for reason in Set(lookup.answers.values.compactMap(\.failed)).sorted() {
                 summary.failures.append(.init(album: entry.album.id, reason: reason))
             }
             var changes: [Enrichment.Change] = []
             if let facts = lookup.found {
-                found[entry.album.id] = facts
-                let filled = Enrichment.filled(entry.album, from: facts, overwrite: overwrite)
-                changes = filled.changes
+                found.append((entry.position - 1, entry.album.id, facts))
+                changes = Enrichment.filled(entry.album, from: facts, overwrite: overwrite).changes
                 if !changes.isEmpty { summary.enriched.append(.init(position: entry.position, album: entry.album, changes: changes)) }
             }
             hub.publish(.albumEnriched(entry.album.id, fields: changes.map(\.field)))
@@ -70,18 +73,18 @@ extension Library {
             summary.notes += enricher.notes
         }
         hub.publish(.enrichFinished(albums: listed.count, enriched: summary.enriched.count))
-        guard !dryRun else { return summary }
-        if !answers.isEmpty { try await recordCovers([:], lookups: answers) }
-        guard !found.isEmpty else { return summary }
-        // Filled against the albums as they are when the step is written.
-        try await commit(label: "enrich") { snapshot in
+        guard !dryRun, !answers.isEmpty || !found.isEmpty else { return summary }
+        let (remembered, filling) = (answers, found)
+        try await change { albums, plan in
+            plan.lookups = remembered
+            // Filled against the albums as they are under the lock.
             var edits: [LibraryEdit] = []
-            for album in snapshot.albums {
-                guard let facts = found[album.id] else { continue }
+            for (index, id, facts) in filling {
+                guard let (_, album) = try await albums.album(withID: id, near: index) else { continue }
                 let changed = Enrichment.filled(album, from: facts, overwrite: overwrite).album
                 if changed != album { edits.append(.update(before: album, after: changed)) }
             }
-            return (edits, ())
+            plan.record("enrich", edits)
         }
         return summary
     }

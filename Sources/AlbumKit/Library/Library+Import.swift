@@ -27,7 +27,7 @@ extension Library {
             var prepared = try await pipeline.prepare(inputs, library: { try await snapshot() }, covers: storage.covers, hub: hub)
             if var staging = prepared.staging {
                 do {
-                    try await commit(prepared.survivors, staging: &staging, report: &prepared.report)
+                    try await commit(prepared.survivors, lookups: prepared.lookups, staging: &staging, report: &prepared.report)
                 } catch {
                     await staging.discard()
                     throw error
@@ -42,9 +42,11 @@ extension Library {
     }
 
     /// Stores the covers the survivors carry, then merges them, read back one at a time, as one
-    /// step of history; takes the covers back when the merge fails. Counts each album's outcome
-    /// in `report` and publishes it.
-    private func commit(_ survivors: Spilled<ImportItem>, staging: inout CoverStaging, report: inout ImportReport) async throws {
+    /// step of history, with the stages' `lookups` answers in the same save; takes the covers
+    /// back when the merge fails. Counts each album's outcome in `report` and publishes it.
+    private func commit(
+        _ survivors: Spilled<ImportItem>, lookups: [String: LookupAnswer], staging: inout CoverStaging, report: inout ImportReport
+    ) async throws {
         var used: [CoverKey] = []
         var reading = survivors.reader()
         while let item = try reading.next() {
@@ -57,7 +59,7 @@ extension Library {
         let commit: ImportCommit
         do {
             var items = survivors.reader()
-            commit = try await mergeImport(expecting: survivors.count) { try items.next() }
+            commit = try await mergeImport(expecting: survivors.count, lookups: lookups) { try items.next() }
         } catch {
             await staging.rollback(added)
             throw error
@@ -73,8 +75,11 @@ extension Library {
     /// lock: a replacement of an album that is gone is added instead; an id taken meanwhile
     /// gets a new one. Updates come first, then the new albums in input order at the end,
     /// written to a scratch file as they are merged and read back from it by the save, so
-    /// that a large import holds none of them at once.
-    func mergeImport(expecting count: Int, from next: () throws -> ImportItem?) async throws -> ImportCommit {
+    /// that a large import holds none of them at once. `lookups` (what services answered the
+    /// stages) go into the memento in the same save.
+    func mergeImport(
+        expecting count: Int, lookups: [String: LookupAnswer] = [:], from next: () throws -> ImportItem?
+    ) async throws -> ImportCommit {
         try await change { albums, plan in
             let library = try await albums.albums(in: 0..<(try await albums.count()))
             var merge = try ImportMerge(library, expecting: count, scratch: configuration.libraryDirectory)
@@ -83,6 +88,7 @@ extension Library {
             let merged = commit.outcomes.count
             plan.record("import \(merged) album\(merged == 1 ? "" : "s")", commit.updates, appending: commit.run, at: library.count)
             if !commit.updates.isEmpty || commit.run.count > 0 { plan.covers = commit.resolutions }
+            plan.lookups = lookups
             return commit
         }
     }

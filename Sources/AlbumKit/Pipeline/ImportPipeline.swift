@@ -39,6 +39,8 @@ public struct ImportPipeline: Sendable {
             var contents = try await reader.read(inputs, staging: &staging)
             var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
             let survivors: Spilled<ImportItem>
+            let answers: [String: LookupAnswer]
+            let requests: [String: Int]
             do {
                 var batch = StageBatch(
                     library: try await snapshot(), options: options, hub: hub, carriedCovers: contents.covers,
@@ -49,12 +51,14 @@ public struct ImportPipeline: Sendable {
                 contents.covers = [:]
                 survivors = try await run.run(contents.items, batch: batch, scratch: configuration.libraryDirectory)
                 contents.warnings += batch.notedWarnings
+                (answers, requests) = (batch.rememberedAnswers, batch.countedRequests)
             } catch {
                 for report in run.reports where report.received > 0 { hub.publish(.stageFinished(report)) }
                 throw error
             }
             for report in run.reports { hub.publish(.stageFinished(report)) }
             var report = ImportReport(stages: run.reports)
+            report.requests = requests
             report.summary.warnings = contents.warnings
             report.summary.dryRun = options.dryRun
             report.summary.coversStored = contents.coversRead
@@ -67,7 +71,7 @@ public struct ImportPipeline: Sendable {
             report.summary.recordsSkipped = contents.skipped.count
             report.summary.skipped = run.duplicates
             report.summary.dropped = run.reports.reduce(0) { $0 + $1.dropped } - run.duplicates
-            return PreparedImport(survivors: survivors, staging: staging, report: report)
+            return PreparedImport(survivors: survivors, staging: staging, report: report, lookups: answers)
         } catch {
             await staging?.discard()
             throw error
@@ -85,6 +89,8 @@ struct PreparedImport {
     var staging: CoverStaging?
     /// Everything but what the commit counts.
     var report: ImportReport
+    /// What lookup services answered the stages, remembered with the albums.
+    var lookups: [String: LookupAnswer] = [:]
 }
 
 /// What an import did: its counts and warnings, each stage's report, and — for a dry run —
@@ -96,6 +102,8 @@ public struct ImportReport: Sendable {
     public var stages: [StageReport]
     /// Every album's fate (dry runs only: a real import of 100 000 albums keeps only counts).
     public var plan = ImportPlan()
+    /// Requests the stages sent to each lookup service (`enrich`), for the `Requests:` line.
+    public var requests: [String: Int] = [:]
 
     init(stages: [StageReport]) { self.stages = stages }
 

@@ -178,7 +178,7 @@ public struct StageBatch: Sendable {
     /// files (``ScratchFile``): the library folder, set by the import; the system's temporary
     /// folder for a batch made elsewhere.
     package var scratchFolder = FileManager.default.temporaryDirectory
-    private let warnings: WarningList
+    private let notes: BatchNotes
 
     /// A batch over `library` (tests and outside pipelines).
     public init(
@@ -192,21 +192,43 @@ public struct StageBatch: Sendable {
         self.carriedCovers = carriedCovers
         self.isStored = isStored
         self.albumCount = albumCount
-        self.warnings = WarningList()
+        self.notes = BatchNotes()
     }
 
     /// Notes a problem that does not stop the import; the import reports it when it ends.
-    public func warn(_ message: String) { warnings.append(message) }
+    public func warn(_ message: String) { notes.state.withLock { $0.warnings.append(message) } }
 
     /// The warnings noted so far, in order.
-    public var notedWarnings: [String] { warnings.all }
+    public var notedWarnings: [String] { notes.state.withLock { $0.warnings } }
+
+    /// Keeps what a lookup service answered (under ``LookupAnswer``'s keys): the import
+    /// remembers it in the memento with its albums, in the same save (SPEC 11), so a later
+    /// `enrich` or `covers fetch` does not ask again. A later answer under a key wins.
+    public func remember(_ answers: [String: LookupAnswer]) {
+        notes.state.withLock { $0.lookups.merge(answers) { _, new in new } }
+    }
+
+    /// The lookup answers kept so far.
+    public var rememberedAnswers: [String: LookupAnswer] { notes.state.withLock { $0.lookups } }
+
+    /// Counts requests a stage sent to services (by service), for the import's `Requests:` line.
+    public func countRequests(_ counts: [String: Int]) {
+        notes.state.withLock { $0.requests.merge(counts, uniquingKeysWith: +) }
+    }
+
+    /// The requests counted so far, by service.
+    public var countedRequests: [String: Int] { notes.state.withLock { $0.requests } }
 }
 
-/// Warnings noted by stages, shared by every copy of one ``StageBatch``.
-private final class WarningList: Sendable {
-    private let list = Mutex<[String]>([])
-    func append(_ message: String) { list.withLock { $0.append(message) } }
-    var all: [String] { list.withLock { $0 } }
+/// What stages noted, shared by every copy of one ``StageBatch``.
+private final class BatchNotes: Sendable {
+    struct State {
+        var warnings: [String] = []
+        var lookups: [String: LookupAnswer] = [:]
+        var requests: [String: Int] = [:]
+    }
+
+    let state = Mutex(State())
 }
 
 /// What a stage factory builds a stage from.

@@ -11,7 +11,8 @@ struct EnrichCommand: AsyncParsableCommand {
             (ids.musicbrainz, else a search match at plugins.musicbrainz.minScore), its Discogs release \
             (ids.discogs, with plugins.discogs.token). Fills genre, year, released, label, catalogNumber, \
             format, country, barcode, tags, tracks (when it has none) and ids. What a service answered is \
-            remembered with the library and not asked again.
+            remembered with the library and not asked again. Exits non-zero when a service could not \
+            be asked about an album (each is named); what the others gave is kept.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -37,11 +38,14 @@ struct EnrichCommand: AsyncParsableCommand {
                 }
             }
         }
+        // An album both services failed on counts once.
+        let failed = Set(summary.failures.map(\.album)).count
         let filled = summary.filled.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         Console.out(
             "Enrich: \(summary.albums) looked up, \(summary.enriched.count) \(dryRun ? "would be enriched" : "enriched")"
-                + (filled.isEmpty ? "." : " (\(filled)).") + (summary.failures.isEmpty ? "" : " \(summary.failures.count) failed."))
+                + (filled.isEmpty ? "." : " (\(filled)).") + (failed == 0 ? "" : " \(failed) failed."))
         if let requests = RequestsLine.text(summary.requests) { Console.out(requests) }
         for failure in summary.failures { Console.out("  failed: \(failure.album): \(failure.reason)") }
+        if failed > 0 { throw AlbumKitError(.unsupported, "\(failed) album\(failed == 1 ? "" : "s") could not be looked up") }
     }
 }

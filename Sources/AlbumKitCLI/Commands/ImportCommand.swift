@@ -39,10 +39,10 @@ struct ImportCommand: AsyncParsableCommand, FlatMemoryCommand {
 
     func run() async throws {
         let options = ImportOptions(onDuplicate: onDuplicate, dryRun: dryRun, format: format, strict: strict)
-        let report = try await global.withLibrary(progress: !json) { library, context in
+        let (report, requests) = try await global.withLibrary(progress: !json) { library, context in
             let (report, covers) = try await library.importAlbums(from: paths.map { URL(fileURLWithPath: $0) }, options: options, fetchCovers: fetchCovers)
             await context.warn(about: covers, in: library)
-            return report
+            return (report, report.requests.merging(covers?.requests ?? [:], uniquingKeysWith: +))
         }
         for warning in report.summary.warnings { Console.warning(warning) }
         let summary = report.summary
@@ -62,5 +62,6 @@ struct ImportCommand: AsyncParsableCommand, FlatMemoryCommand {
         if summary.dropped > 0 { line += ", \(summary.dropped) dropped by stages" }
         if summary.recordsSkipped > 0 { line += ", \(summary.recordsSkipped) not albums skipped" }
         print(line + ".")
+        if let requests = RequestsLine.text(requests) { print(requests) }
     }
 }

@@ -1,15 +1,16 @@
-import AlbumKitTesting
 import Foundation
 
 /// Runs the built `albumkit` on a real pseudo-terminal of a given width (util-linux
 /// `script`, the terminal size set with `stty`), in a `CLIRunner`'s sandbox, typing `input`.
-struct TerminalSession {
+public struct TerminalSession {
     /// What the terminal showed (standard output and error together), with the pty's
     /// `\r\n` line ends turned back into `\n` (a lone `\r` is the program's own).
-    let screen: String
-    let status: Int32
+    public let screen: String
+    /// Its exit status.
+    public let status: Int32
 
-    init(_ cli: CLIRunner, _ arguments: [String], columns: Int, input: String = "", environment: [String: String] = [:]) throws {
+    /// Runs `arguments` on a terminal `columns` wide and waits for the end.
+    public init(_ cli: CLIRunner, _ arguments: [String], columns: Int, input: String = "", environment: [String: String] = [:]) throws {
         let command = ([CLIRunner.binary.path] + arguments).map(Self.quoted).joined(separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -31,28 +32,7 @@ struct TerminalSession {
     }
 
     /// The screen without colour sequences.
-    var plain: String { screen.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) }
+    public var plain: String { screen.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) }
 
     private static func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-}
-
-/// Display widths as Python's `wcwidth` (the reference implementation of wcwidth's rules)
-/// measures them: an outside judge of what the terminal shows.
-enum ReferenceWidth {
-    static func of(_ lines: [String]) throws -> [Int] {
-        let script = "import sys, json, wcwidth; print(json.dumps([wcwidth.wcswidth(l) for l in json.load(sys.stdin)]))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: lines))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONSerialization.jsonObject(with: data) as? [Int] ?? []
-    }
 }
