@@ -37,7 +37,7 @@ struct RowEditor<Connection: RowConnection> {
             try await append(run)
         }
         try await settleBlocks()
-        let state = String(decoding: try JSONEncoder().encode(snapshot.state), as: UTF8.self)
+        let state = snapshot.state.json
         try await connection.execute(RowStoreSQL.saveState, [.integer(generation), .text(state), .integer(Int64(blocks.total))])
     }
 

@@ -22,7 +22,7 @@ struct RowReader<Connection: RowConnection>: Sendable {
             throw rows.damaged("table albumkit_state has no row")
         }
         do {
-            return try JSONDecoder().decode(LibraryState.self, from: data)
+            return try LibraryState(json: data)
         } catch {
             throw rows.damaged("table albumkit_state holds an unreadable memento (\(error))")
         }

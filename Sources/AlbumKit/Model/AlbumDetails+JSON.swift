@@ -6,13 +6,7 @@ extension Album {
     /// fields in columns keeps in one more.
     package var detailsJSON: String? {
         guard !details.isEmpty else { return nil }
-        final class Bytes: @unchecked Sendable { var bytes: [UInt8] = [] }
-        let text = Bytes()
-        var output = JSONOutput(sink: { text.bytes.append(contentsOf: $0) })
-        // Writing to memory cannot fail.
-        try! output.details(of: self)
-        try! output.flush()
-        return String(decoding: text.bytes, as: UTF8.self)
+        return JSONOutput.text { try $0.details(of: self) }
     }
 }
 

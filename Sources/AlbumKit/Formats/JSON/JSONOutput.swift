@@ -43,3 +43,15 @@ struct JSONOutput {
     /// Writes what is buffered.
     mutating func flush() throws { try sink.flush() }
 }
+
+extension JSONOutput {
+    /// What `write` writes, as text in memory (where writing cannot fail).
+    static func text(_ write: (inout JSONOutput) throws -> Void) -> String {
+        final class Bytes: @unchecked Sendable { var bytes: [UInt8] = [] }
+        let text = Bytes()
+        var output = JSONOutput(sink: { text.bytes.append(contentsOf: $0) })
+        try! write(&output)
+        try! output.flush()
+        return String(decoding: text.bytes, as: UTF8.self)
+    }
+}
