@@ -27,37 +27,41 @@ struct AlbumBody: Sendable {
         if album.coverUrl == nil { extra.append(("coverUrl", .text(nil))) }
         json.album(album, extra: extra)
     }
+
+    /// The album's JSON object alone.
+    var json: [UInt8] {
+        var json = JSONWriter(capacity: 0)
+        write(to: &json)
+        return json.bytes
+    }
 }
 
 /// `GET /api/albums`: a page of albums, with the library's size and current album, and the
 /// labels of the steps undo and redo would walk (null when there is none).
 struct AlbumPageBody: Sendable {
-    let albums: [AlbumBody]
-    let total: Int
+    let page: WrittenPage
     let offset: Int
     let limit: Int
-    let current: AlbumID?
-    let currentPosition: Int?
     let undo: String?
     let redo: String?
 
     var json: [UInt8] {
-        var json = JSONWriter(capacity: 256 + albums.count * 320)
+        var json = JSONWriter(capacity: 256 + page.albums.reduce(0) { $0 + $1.count + 1 })
         json.raw("{\"albums\":[")
-        for (index, album) in albums.enumerated() {
+        for (index, album) in page.albums.enumerated() {
             if index > 0 { json.raw(",") }
-            album.write(to: &json)
+            json.raw(album)
         }
         json.raw("],\"total\":")
-        json.number(total)
+        json.number(page.total)
         json.raw(",\"offset\":")
         json.number(offset)
         json.raw(",\"limit\":")
         json.number(limit)
         json.raw(",\"current\":")
-        json.string(current?.rawValue)
+        json.string(page.current?.rawValue)
         json.raw(",\"currentPosition\":")
-        json.number(currentPosition)
+        json.number(page.currentPosition)
         json.raw(",\"undo\":")
         json.string(undo)
         json.raw(",\"redo\":")
