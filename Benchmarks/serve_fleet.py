@@ -248,7 +248,7 @@ def markdown(result):
     for kind, label in [("plain", "`GET /api/albums?limit=100` (middle)"), ("query", "the same with `q=%s`" % result["query_text"])]:
         for index, row in enumerate(result[kind]):
             lines.append("| %s | %d | %s | %.1f ms | %.1f ms | %s | %s |" % (label, index + 1, "{:,.0f}".format(row["rate"]), row["p50_ms"],
-                                                                          row["p99_ms"], row["errors"] or "none", verdict(row["p99_ms"] < 50 and not row["errors"])))
+                                                                          row["p99_ms"], row["errors"] or "none", verdict(row["rate"] > 0 and row["p99_ms"] < 50 and not row["errors"])))
     lines += ["", "| measure | figure | aim |", "|---|---:|---|",
               "| a change through host 1 seen by every other host's events, median | %.0f ms | |" % result["spread_p50_ms"],
               "| the same, p99 over %d changes | %.0f ms | %s (< 1 s) |" % (result["changes"], result["spread_p99_ms"], verdict(result["spread_p99_ms"] < 1000)),

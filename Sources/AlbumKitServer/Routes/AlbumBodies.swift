@@ -1,4 +1,5 @@
 import AlbumKit
+import NIOCore
 
 /// One album as the API shows it: every field it has (the core's one album shape, as
 /// `albumkit show --json` writes it), its position, cover state, `coverUrl` null when it has
@@ -45,13 +46,15 @@ struct AlbumPageBody: Sendable {
     let undo: String?
     let redo: String?
 
-    var json: [UInt8] {
-        var json = JSONWriter(capacity: 256 + page.albums.reduce(0) { $0 + $1.count + 1 })
-        json.raw("{\"albums\":[")
+    /// The body, in buffers of at most ``ChunkedJSON/size`` bytes.
+    var json: [ByteBuffer] {
+        var body = ChunkedJSON()
+        body.append(Self.head)
         for (index, album) in page.albums.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.raw(album)
+            if index > 0 { body.append(Self.comma) }
+            body.append(album)
         }
+        var json = JSONWriter(capacity: 256)
         json.raw("],\"total\":")
         json.number(page.total)
         json.raw(",\"offset\":")
@@ -67,8 +70,12 @@ struct AlbumPageBody: Sendable {
         json.raw(",\"redo\":")
         json.string(redo)
         json.raw("}")
-        return json.bytes
+        body.append(json.bytes)
+        return body.buffers
     }
+
+    private static let head = Array(#"{"albums":["#.utf8)
+    private static let comma = Array(",".utf8)
 }
 
 /// `{"album": …}` (null when there is none, as `current --json` says).

@@ -15,11 +15,6 @@ struct JSONWriter {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// JSON written before (an album's object kept by ``AlbumJSONCache``), as it is.
-    mutating func raw(_ written: [UInt8]) {
-        bytes.append(contentsOf: written)
-    }
-
     /// A JSON string (``Swift/Array/appendJSONString(_:)``, the library writer's escaping).
     mutating func string(_ text: String) {
         bytes.appendJSONString(text)
