@@ -5,7 +5,8 @@ import Foundation
 /// service go through here, and only through the ``Library`` door. Changes run one at a time
 /// (``Gate``). Reads ask the library as it is: a database backend answers a page with point
 /// reads of its range and one lookup of its covers, so nothing here copies the library and no
-/// change reads it whole again (a file backend holds its own copy, as a command does). Pages
+/// change reads it whole again (a file backend holds its own copy, as a command does); what
+/// pages showed is kept as JSON for the library's revision (``AlbumJSONCache``). Pages
 /// are read a few at a time, within the connections the store keeps open; a query or a sort,
 /// which lists the whole library, one at a time, so that they bound memory and leave the
 /// pages their places.
