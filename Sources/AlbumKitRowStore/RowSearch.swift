@@ -4,10 +4,6 @@ import AlbumKit
 /// hold a query's words, and positions come from the ``BlockIndex`` — a count within a block
 /// for an album alone in its block, the block's keys read once for several.
 extension StoreReads: LibraryTextSearch {
-    func generation() async throws -> Int64 {
-        try await store.withReader(transaction: false) { try await $0.header().generation }
-    }
-
     func places(holding words: [SearchWord]) async throws -> (generation: Int64, places: [Double]) {
         try await store.withReader(transaction: true) { reader in
             let generation = try await reader.header().generation

@@ -145,6 +145,11 @@ struct StoreReads<Driver: RowStoreDriver>: LibraryPointReads {
         try await store.withReader(transaction: false) { try await $0.header().count }
     }
 
+    /// The generation counter, which every save raises.
+    func revision() async throws -> Int64? {
+        try await store.withReader(transaction: false) { try await $0.header().generation }
+    }
+
     func albums(in range: Range<Int>) async throws -> [Album] {
         try await store.withReader(transaction: true) { reader in
             try await reader.albums(at: range, try await store.blocks(reader).blocks).map(\.album)

@@ -5,7 +5,8 @@ import Foundation
 /// service go through here, and only through the ``Library`` door. Changes run one at a time
 /// (``Gate``). Reads ask the library as it is: a database backend answers a page with point
 /// reads of its range and one lookup of its covers, so nothing here copies the library and no
-/// change reads it whole again (a file backend holds its own copy, as a command does). Pages
+/// change reads it whole again (a file backend holds its own copy, as a command does); what
+/// pages showed is kept as JSON for the library's revision (``AlbumJSONCache``). Pages
 /// are read a few at a time, within the connections the store keeps open; a query or a sort,
 /// which lists the whole library, one at a time, so that they bound memory and leave the
 /// pages their places.
@@ -14,6 +15,7 @@ final class LibraryGateway: Sendable {
     private let gate = Gate(places: 1)
     private let pages = Gate(places: 3)
     private let listings = Gate(places: 1)
+    private let written = AlbumJSONCache()
 
     /// A gateway to the opened `library`.
     init(library: Library) {
@@ -33,10 +35,24 @@ final class LibraryGateway: Sendable {
 
     // MARK: Reads
 
-    /// `limit` albums from `offset` of those `query` matches in `order` (see ``Library/page(matching:order:offset:limit:)``).
-    func page(matching query: AlbumQuery, order: AlbumSort, offset: Int, limit: Int) async throws -> AlbumPage {
-        try await (query.isEmpty && order.keys.isEmpty ? pages : listings).run {
-            try await library.page(matching: query, order: order, offset: offset, limit: limit)
+    /// `limit` albums from `offset` of those `query` matches in `order` (see
+    /// ``Library/page(matching:order:offset:limit:)``), written out. A page without a query or
+    /// an order is made of the albums' JSON kept for the library's revision when every album
+    /// of it is kept (``AlbumJSONCache``): then it costs one read of the revision.
+    func page(matching query: AlbumQuery, order: AlbumSort, offset: Int, limit: Int) async throws -> WrittenPage {
+        guard query.isEmpty, order.keys.isEmpty else {
+            return WrittenPage(try await listings.run { try await library.page(matching: query, order: order, offset: offset, limit: limit) })
+        }
+        return try await pages.run {
+            let current = await self.current
+            guard let revision = try await library.revision() else {
+                return WrittenPage(try await library.page(offset: offset, limit: limit))
+            }
+            if let page = written.page(at: revision, offset: offset, limit: limit, current: current) { return page }
+            let page = WrittenPage(try await library.page(offset: offset, limit: limit))
+            // Kept only when no save came between the reads (revisions only grow).
+            if try await library.revision() == revision { written.keep(page, from: offset, at: revision) }
+            return page
         }
     }
 

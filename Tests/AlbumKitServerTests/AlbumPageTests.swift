@@ -65,13 +65,42 @@ import Testing
                 #expect(albums.allSatisfy { $0["cover"] as? String == "stored" && ($0["coverSha256"] as? String)?.count == 64 })
                 #expect(page["total"] as? Int == 301)
             }
-            // Count, range, the current album's place and the covers' lookup: the same few calls
-            // for 10 albums as for 299.
+            // Count, range, the current album's place, the covers' lookup and the revision
+            // before and after (each page is new to the server): the same few calls for 10
+            // albums as for 299.
             #expect(used[10] == used[299], "backend calls by page size: \(used)")
-            #expect(used[299]! <= 4, "backend calls by page size: \(used)")
+            #expect(used[299]! <= 6, "backend calls by page size: \(used)")
 
             let last = try #require(try await Self.page(client, "offset=300&limit=5")["albums"] as? [[String: Any]])
             #expect(last.map { $0["cover"] as? String } == ["none"])
+        }
+    }
+
+    /// The same page again at the same revision is the JSON kept from the first time: one
+    /// read of the revision, no album read again. A save by another writer (here another
+    /// library on the same file, as another process would make it; this server never hears
+    /// of it) changes the revision, and the next page shows what it saved.
+    @Test func aPageIsReadAndWrittenOncePerRevision() async throws {
+        try await Self.withServer { library, calls, client in
+            let first = try await Self.page(client, "offset=10&limit=100")
+            calls.reset()
+            let again = try await Self.page(client, "offset=10&limit=100")
+            #expect(calls.count == 1, "the same page at the same revision took \(calls.count) backend calls")
+            #expect(NSDictionary(dictionary: again) == NSDictionary(dictionary: first))
+            // A page inside the kept one is made of the same albums' JSON.
+            calls.reset()
+            let inside = try await Self.page(client, "offset=50&limit=10")
+            #expect(calls.count == 1, "a page inside a kept one took \(calls.count) backend calls")
+            #expect((inside["albums"] as? NSArray) == ((first["albums"] as? NSArray)?.subarray(with: NSRange(location: 40, length: 10)) as NSArray?))
+
+            let other = try await Library.open(SQLiteStorage(file: URL(fileURLWithPath: library.location)), hub: NotificationHub())
+            let id = try #require((first["albums"] as? [[String: Any]])?[5]["id"] as? String)
+            var patch = AlbumPatch()
+            try patch.set("genre", to: "Changed elsewhere")
+            try await other.update([AlbumID(id)], patch)
+            let changed = try #require(try await Self.page(client, "offset=10&limit=100")["albums"] as? [[String: Any]])
+            #expect(changed[5]["id"] as? String == id)
+            #expect(changed[5]["genre"] as? String == "Changed elsewhere", "a page showed an album as it was before another writer's save")
         }
     }
 
@@ -173,6 +202,7 @@ struct CountingReads: LibraryPointReads {
     func index(of id: AlbumID) async throws -> Int? { calls.called(); return try await base.index(of: id) }
     func contains(_ id: AlbumID) async throws -> Bool { calls.called(); return try await base.contains(id) }
     func firstIndex(ofDuplicateKey key: String) async throws -> Int? { calls.called(); return try await base.firstIndex(ofDuplicateKey: key) }
+    func revision() async throws -> Int64? { calls.called(); return try await base.revision() }
 }
 
 struct CountingCovers: CoverStore {

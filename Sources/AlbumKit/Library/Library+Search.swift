@@ -15,7 +15,7 @@ extension Library {
     func searchedMatches(_ query: AlbumQuery, _ order: AlbumSort?) async throws -> SearchedMatches? {
         guard let search = textSearch, let words = SearchedMatches.words(of: query) else { return nil }
         for _ in 0..<SearchedMatches.attempts {
-            let generation = try await search.generation()
+            guard let generation = try await search.revision() else { return nil }
             if let kept = searches.matches(of: query, order, at: generation) { return kept }
             do {
                 let found = try await match(query, order, words, in: search)

@@ -112,6 +112,12 @@ public actor Library {
     /// How many albums the library holds.
     public func count() async throws -> Int { try await view().count() }
 
+    /// A number every save of the library changes, by any process, when its backend keeps one
+    /// (``LibraryPointReads/revision()``): what was read between two reads of the same revision
+    /// is the library at that revision. Nil for a library held in memory, and for a backend
+    /// that keeps none.
+    public nonisolated func revision() async throws -> Int64? { try await storage.pointReads?.revision() }
+
     /// The whole library: albums and memento.
     public func snapshot() async throws -> LibrarySnapshot {
         let albums = try await albums()

@@ -143,11 +143,18 @@ public protocol LibraryPointReads: Sendable {
     /// The position of the first album, in library order, whose ``Album/duplicateKey`` is
     /// `key`, if any (an indexed lookup: `add` asks it before adding).
     func firstIndex(ofDuplicateKey key: String) async throws -> Int?
+    /// A number that every save changes, by this process or any other, and that never comes
+    /// back (a database's generation counter): what was read between two reads of the same
+    /// revision is the library at that revision, so a caller may keep what it made of it
+    /// (`serve` keeps each album's JSON). Nil when the backend keeps none.
+    func revision() async throws -> Int64?
 }
 
 extension LibraryPointReads {
     /// Asks for the position.
     public func contains(_ id: AlbumID) async throws -> Bool { try await index(of: id) != nil }
+    /// None kept: nothing read is reused.
+    public func revision() async throws -> Int64? { nil }
 }
 
 /// What a save changed, so that a backend can write only that.

@@ -2,13 +2,12 @@
 /// folded text holds some words (``AlbumQuery/searchWords``), found by the database, so that a
 /// query over a large library reads the albums it may match, not every album. Albums are named
 /// by their place in the library order (a number that only orders them: the row store's sort
-/// key), and every answer is tied to the generation of the library it was read at.
+/// key), and every answer is tied to the generation of the library it was read at (its
+/// ``LibraryPointReads/revision()``).
 ///
 /// Package-internal: the row store offers it through its point reads; a backend written
 /// elsewhere has none, and its queries list every album.
-package protocol LibraryTextSearch: Sendable {
-    /// The library's generation: a number every save changes.
-    func generation() async throws -> Int64
+package protocol LibraryTextSearch: LibraryPointReads {
     /// The places, in library order, of the albums whose search text holds every one of
     /// `words`, and the generation they were read at.
     func places(holding words: [SearchWord]) async throws -> (generation: Int64, places: [Double])

@@ -1,4 +1,5 @@
 import AlbumKit
+import NIOCore
 
 /// One album as the API shows it: every field it has (the core's one album shape, as
 /// `albumkit show --json` writes it), its position, cover state, `coverUrl` null when it has
@@ -27,44 +28,54 @@ struct AlbumBody: Sendable {
         if album.coverUrl == nil { extra.append(("coverUrl", .text(nil))) }
         json.album(album, extra: extra)
     }
+
+    /// The album's JSON object alone.
+    var json: [UInt8] {
+        var json = JSONWriter(capacity: 0)
+        write(to: &json)
+        return json.bytes
+    }
 }
 
 /// `GET /api/albums`: a page of albums, with the library's size and current album, and the
 /// labels of the steps undo and redo would walk (null when there is none).
 struct AlbumPageBody: Sendable {
-    let albums: [AlbumBody]
-    let total: Int
+    let page: WrittenPage
     let offset: Int
     let limit: Int
-    let current: AlbumID?
-    let currentPosition: Int?
     let undo: String?
     let redo: String?
 
-    var json: [UInt8] {
-        var json = JSONWriter(capacity: 256 + albums.count * 320)
-        json.raw("{\"albums\":[")
-        for (index, album) in albums.enumerated() {
-            if index > 0 { json.raw(",") }
-            album.write(to: &json)
+    /// The body, in buffers of at most ``ChunkedJSON/size`` bytes.
+    var json: [ByteBuffer] {
+        var body = ChunkedJSON()
+        body.append(Self.head)
+        for (index, album) in page.albums.enumerated() {
+            if index > 0 { body.append(Self.comma) }
+            body.append(album)
         }
+        var json = JSONWriter(capacity: 256)
         json.raw("],\"total\":")
-        json.number(total)
+        json.number(page.total)
         json.raw(",\"offset\":")
         json.number(offset)
         json.raw(",\"limit\":")
         json.number(limit)
         json.raw(",\"current\":")
-        json.string(current?.rawValue)
+        json.string(page.current?.rawValue)
         json.raw(",\"currentPosition\":")
-        json.number(currentPosition)
+        json.number(page.currentPosition)
         json.raw(",\"undo\":")
         json.string(undo)
         json.raw(",\"redo\":")
         json.string(redo)
         json.raw("}")
-        return json.bytes
+        body.append(json.bytes)
+        return body.buffers
     }
+
+    private static let head = Array(#"{"albums":["#.utf8)
+    private static let comma = Array(",".utf8)
 }
 
 /// `{"album": …}` (null when there is none, as `current --json` says).

@@ -64,11 +64,7 @@ struct AlbumRoutes: Sendable {
         let order = try AlbumSort(parsing: Self.formText("sort", in: request).map { [$0] } ?? [])
         let page = try await gateway.page(matching: query, order: order, offset: offset, limit: limit)
         let history = await gateway.history
-        return JSONBody.response(
-            json: AlbumPageBody(
-                albums: page.albums.map(AlbumBody.init), total: page.total, offset: offset, limit: limit, current: page.current,
-                currentPosition: page.currentPosition, undo: history.undo, redo: history.redo
-            ).json)
+        return JSONBody.response(json: AlbumPageBody(page: page, offset: offset, limit: limit, undo: history.undo, redo: history.redo).json)
     }
 
     /// The album `reference` names, as `{"album": …}`.

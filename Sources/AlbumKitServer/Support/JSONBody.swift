@@ -17,9 +17,14 @@ enum JSONBody {
 
     /// `bytes` (JSON already written) as a response.
     static func response(json bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        response(json: [ByteBuffer(bytes: bytes)], status: status)
+    }
+
+    /// JSON already written, in `buffers` one after another, as a response.
+    static func response(json buffers: [ByteBuffer], status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            body: .init(contentsOf: buffers))
     }
 
     /// The request body decoded as `T`.
@@ -30,5 +35,25 @@ enum JSONBody {
         var request = request
         let buffer = try await request.collectBody(upTo: maxBytes)
         return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+    }
+}
+
+/// JSON text gathered in buffers of at most ``size`` bytes (unless one piece is larger): a
+/// page of albums is about 140 KB, and a buffer that large is mapped afresh from the system and
+/// unmapped after each response (the allocator's threshold, ``AllocatorTuning``): page faults
+/// and unmapping took a third of a page kept by ``AlbumJSONCache``. Buffers of this size are
+/// reused from the heap.
+struct ChunkedJSON {
+    /// The most bytes a buffer gets.
+    static let size = 64 * 1024
+
+    private(set) var buffers: [ByteBuffer] = []
+
+    /// Appends `bytes` (JSON text written before).
+    mutating func append(_ bytes: [UInt8]) {
+        if buffers.isEmpty || buffers[buffers.count - 1].writableBytes < bytes.count {
+            buffers.append(ByteBufferAllocator().buffer(capacity: max(Self.size, bytes.count)))
+        }
+        buffers[buffers.count - 1].writeBytes(bytes)
     }
 }
