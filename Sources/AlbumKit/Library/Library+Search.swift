@@ -17,12 +17,22 @@ extension Library {
         for _ in 0..<SearchedMatches.attempts {
             guard let generation = try await search.revision() else { return nil }
             if let kept = searches.matches(of: query, order, at: generation) { return kept }
+            // The same search asked again while it runs (several pages of one search, several
+            // people) waits for that run rather than scanning the library once more.
+            let key = SearchedMatches.Running(query: query, order: order, generation: generation)
+            let run = searching[key] ?? Task { try await match(query, order, words, in: search) }
+            searching[key] = run
             do {
-                let found = try await match(query, order, words, in: search)
+                let found = try await run.value
+                searching[key] = nil
                 searches.keep(found, of: query, order)
                 return found
             } catch is LibraryMovedOn {
+                searching[key] = nil
                 continue
+            } catch {
+                searching[key] = nil
+                throw error
             }
         }
         return nil
@@ -184,6 +194,14 @@ struct SearchedMatches: Sendable {
     static func words(of query: AlbumQuery) -> [SearchWord]? {
         let words = query.searchWords
         return words.isEmpty || words.contains { $0.folded.utf8.count > longestWord } ? nil : words
+    }
+
+    /// A search running at a generation of the library, which the same search asked meanwhile
+    /// waits for.
+    struct Running: Hashable {
+        var query: AlbumQuery
+        var order: AlbumSort?
+        var generation: Int64
     }
 
     /// How many albums are read and checked at a time.

@@ -33,6 +33,8 @@ public actor Library {
     var held: [Album]?
     /// What the last few queries the store narrowed down matched (``searchedMatches(_:_:)``).
     var searches = SearchedMatches.Cache()
+    /// The searches running now (``searchedMatches(_:_:)``).
+    var searching: [SearchedMatches.Running: Task<SearchedMatches, any Error>] = [:]
     /// The folder a writer sweeps for what killed processes left (``beginWrite()``): the
     /// library folder, unless this library was opened without a configuration and is not a
     /// file, when that folder would be the system's temporary one.
