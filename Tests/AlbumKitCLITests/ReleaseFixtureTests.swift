@@ -16,8 +16,7 @@ import Testing
     func anOldLibraryOpensWalksItsHistoryAndUpgrades(_ backend: String) throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
-        try FileManager.default.createDirectory(at: cli.libraryFolder.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(backend), to: cli.libraryFolder)
+        try cli.useLibrary(copiedFrom: Self.fixtures.appendingPathComponent(backend))
         let environment = ["ALBUMKIT_STORAGE_BACKEND": backend]
         func list() throws -> String { try cli.run(["list", "--format", "$title|$genre"], environment: environment).output }
         #expect(try list() == Self.titles)
@@ -87,8 +86,7 @@ import Testing
     func aLibraryOfThisReleaseKeepsEveryFieldAndWalksItsHistory(_ backend: String) throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
-        try FileManager.default.createDirectory(at: cli.libraryFolder.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(backend), to: cli.libraryFolder)
+        try cli.useLibrary(copiedFrom: Self.fixtures.appendingPathComponent(backend))
         let environment = ["ALBUMKIT_STORAGE_BACKEND": backend]
         func run(_ arguments: String...) throws -> String { try cli.run(arguments, environment: environment).output }
         #expect(try run("list", "--format", Self.format) == Self.expected)
@@ -125,4 +123,12 @@ import Testing
         4 Low|RCA|||||4.5||||||||none
 
         """
+}
+
+extension CLIRunner {
+    /// Makes the library folder a copy of `folder` (a committed fixture, left as it is).
+    func useLibrary(copiedFrom folder: URL) throws {
+        try FileManager.default.createDirectory(at: libraryFolder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder, to: libraryFolder)
+    }
 }
