@@ -46,4 +46,26 @@ import Testing
         #expect(error.kind == .unreadableInput)
         #expect(error.description.contains("fuzz.plist") && error.description.contains("not valid UTF-8"), "\(error)")
     }
+
+    /// fuzz-plist (the CI run of ce9d6ed): an XML property list nested a few thousand levels
+    /// deep, on which Foundation's XML reader overflows the stack. Refused before it reaches it,
+    /// in both places a property list is read: an imported list and a plist library; a list
+    /// nested within the limit, however odd its comments and sections, reads on.
+    @Test(arguments: ["<array>", "<dict><key>k</key>", "<array><!-- <x> --><![CDATA[<y>]]><?pi <z>?>"])
+    func anXMLPropertyListNestedTooDeeplyIsRefused(level: String) throws {
+        let close = level.hasPrefix("<array>") ? "</array>" : "</dict>"
+        let deep = Data(("<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: level, count: 20_000)
+            + String(repeating: close, count: 20_000) + "</plist>").utf8)
+        let error = try #require(throws: AlbumKitError.self) {
+            try AlbumListSource(format: PropertyListFormat()).albumItems(in: deep, input: "fuzz.plist", label: "fuzz.plist")
+        }
+        #expect(error.kind == .unreadableInput)
+        #expect(error.description.contains("fuzz.plist") && error.description.contains("deeper than 256"), "\(error)")
+        #expect(throws: DecodingError.self) { try PropertyListFormat().decode([String].self, from: deep) }
+        let shallow = Data(("<plist>" + String(repeating: level, count: 200) + String(repeating: close, count: 200) + "</plist>").utf8)
+        let refusal = try #require(throws: AlbumKitError.self) {
+            try AlbumListSource(format: PropertyListFormat()).albumItems(in: shallow, input: "ok.plist", label: "ok.plist")
+        }
+        #expect(!refusal.description.contains("deeper than"), "\(refusal)")
+    }
 }

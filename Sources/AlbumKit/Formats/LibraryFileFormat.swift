@@ -96,11 +96,18 @@ public struct PropertyListFormat: LibraryFileFormat {
         return try encoder.encode(value)
     }
 
-    /// Decodes either form. An XML property list must be UTF-8: Foundation's XML reader traps
-    /// (a crash, not an error) on bytes that are not, inside an `<integer>` for one.
+    /// Decodes either form. An XML property list must be UTF-8 and nest at most
+    /// `JSONCursor.maxDepth` levels: Foundation's XML reader traps (a crash, not an error) on
+    /// bytes that are not UTF-8, inside an `<integer>` for one, and overflows the stack on deep
+    /// nesting.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        if !data.starts(with: Array("bplist".utf8)), String(data: data, encoding: .utf8) == nil {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the XML property list is not valid UTF-8"))
+        if !data.starts(with: Array("bplist".utf8)) {
+            if String(data: data, encoding: .utf8) == nil {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the XML property list is not valid UTF-8"))
+            }
+            if XMLNesting.exceeds(JSONCursor.maxDepth, in: data) {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the XML property list nests deeper than \(JSONCursor.maxDepth) levels"))
+            }
         }
         return try PropertyListDecoder().decode(type, from: data)
     }
