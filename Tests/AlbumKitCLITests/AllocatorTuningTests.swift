@@ -6,27 +6,28 @@ import Testing
 
 /// The allocator set-up a command that keeps its memory flat starts with.
 @Suite struct AllocatorTuningTests {
-    /// On glibc both thresholds are taken (mallopt answers 1 for each); a build that lost the
+    /// On glibc both thresholds and the heap count are taken (mallopt answers 1 for each); a build that lost the
     /// call (a header that does not define `__GLIBC__` before the check) answers 0. The
     /// sanitizers' allocators ignore mallopt: `make sanitizers` skips this test.
     @Test func glibcTakesTheThresholds() {
         #if canImport(Glibc)
         #expect(AllocatorTuning.apply(environment: [:]))
-        #expect(albumkit_fix_allocator_thresholds(AllocatorTuning.ownPagesFrom) == 1)
+        #expect(albumkit_tune_allocator(AllocatorTuning.ownPagesFrom, AllocatorTuning.arenas) == 1)
         #endif
-        #expect(albumkit_fix_allocator_thresholds(0) == 0 && albumkit_fix_allocator_thresholds(.max) == 0)
+        #expect(albumkit_tune_allocator(0, 2) == 0 && albumkit_tune_allocator(.max, 2) == 0)
+        #expect(albumkit_tune_allocator(AllocatorTuning.ownPagesFrom, 0) == 0)
     }
 
     /// A user's own glibc settings win: the command then leaves the thresholds alone.
     @Test func theUsersOwnSettingsWin() {
-        for environment in [["MALLOC_MMAP_THRESHOLD_": "65536"], ["MALLOC_TRIM_THRESHOLD_": "0"],
+        for environment in [["MALLOC_MMAP_THRESHOLD_": "65536"], ["MALLOC_TRIM_THRESHOLD_": "0"], ["MALLOC_ARENA_MAX": "8"],
                             ["GLIBC_TUNABLES": "glibc.malloc.trim_threshold=0"]] {
             #expect(!AllocatorTuning.apply(environment: environment), "\(environment)")
         }
-        #expect(!AllocatorTuning.setsOwnThresholds(["GLIBC_TUNABLES": "glibc.rtld.nns=2", "PATH": "/bin"]))
+        #expect(!AllocatorTuning.setsOwnSettings(["GLIBC_TUNABLES": "glibc.rtld.nns=2", "PATH": "/bin"]))
     }
 
-    /// The `albumkit` binary sets both thresholds for a command that keeps its memory flat
+    /// The `albumkit` binary sets both thresholds and the heap count for a command that keeps its memory flat
     /// (`verify`, `export`), none for one that reads the library once and exits (`list`,
     /// `--version`), and none when the user set glibc's: a `mallopt` preloaded in front of
     /// glibc's (built here by the toolchain's clang) writes down every call. `make sanitizers`
@@ -41,7 +42,7 @@ import Testing
         let built = try runProgram("/usr/bin/env", ["clang", "-shared", "-fPIC", "-o", preload.path, source.path, "-ldl"])
         try #require(built.status == 0, "clang: \(built.output)")
         try #require(try cli.run("init").status == 0)
-        let fixed = ["-3 131072", "-1 2097152"]
+        let fixed = ["-3 131072", "-1 2097152", "-8 \(AllocatorTuning.arenas)"]
         let export = cli.folder.appendingPathComponent("backup.tar.gz").path
         for (arguments, extra, expected) in [
             (["verify"], [String: String](), fixed), (["export", export], [:], fixed), (["list"], [:], []),
