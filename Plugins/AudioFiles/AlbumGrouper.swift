@@ -17,7 +17,7 @@ import SourceSupport
 ///   scattered tracks still count in their album; what waits is only the summaries, never
 ///   track bytes. A folder image is decided on when the stream leaves the folder: yielded
 ///   then if an album there lacks an embedded picture, or if no track came yet (it may come
-///   later), else dropped.
+///   later), else counted as not used.
 struct AlbumGrouper {
     /// Names a folder image may have, the preferred first (matched case-insensitively).
     static let folderImageNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png"]
@@ -28,7 +28,8 @@ struct AlbumGrouper {
     }
 
     private struct OpenFolder {
-        var image: (rank: Int, bytes: Data)?
+        /// The preferred image so far, and how messages name it.
+        var image: (rank: Int, bytes: Data, label: String)?
         var albums: [AlbumSummary.Key] = []
     }
 
@@ -64,10 +65,11 @@ struct AlbumGrouper {
         return items
     }
 
-    /// Keeps a folder image (`cover.jpg`, …) of the current folder, the preferred name's.
-    mutating func addFolderImage(_ bytes: Data, rank: Int, folder: String) {
+    /// Keeps a folder image (`cover.jpg`, …) of the current folder, the preferred name's;
+    /// `label` names it in messages.
+    mutating func addFolderImage(_ bytes: Data, rank: Int, folder: String, label: String) {
         if let held = openFolders[folder]?.image, held.rank <= rank { return }
-        openFolders[folder, default: OpenFolder()].image = (rank, bytes)
+        openFolders[folder, default: OpenFolder()].image = (rank, bytes, label)
     }
 
     /// Counts a track in; yields its embedded picture when it is the first of its album.
@@ -89,12 +91,18 @@ struct AlbumGrouper {
             openFolders[folder, default: OpenFolder()].albums.append(key)
         }
         albums[key]?.add(tags, file: String(label.split(separator: "/").last ?? Substring(label)))
-        guard albums[key]?.embeddedCover == nil, let bytes = tags.cover else { return [] }
+        skipped.note(.otherPicture, label, count: tags.pictures - (tags.cover == nil ? 0 : 1))
+        guard let bytes = tags.cover else { return [] }
+        if let taken = albums[key]?.embeddedCoverIdentity {
+            if CoverIdentity(bytes) != taken { skipped.note(.unlikeCover, label) }
+            return []
+        }
         guard let kind = ImageKind(sniffing: bytes) else {
             return [.warning("\(label): its embedded front picture is not a JPEG, PNG, GIF or WebP image; it is not used")]
         }
         let (path, items) = coverItems(bytes, kind: kind)
         albums[key]?.embeddedCover = path
+        albums[key]?.embeddedCoverIdentity = CoverIdentity(bytes)
         return items
     }
 
@@ -129,6 +137,8 @@ struct AlbumGrouper {
                 items += yielded
             } else if needed {
                 items.append(.warning("\(folder.isEmpty ? "the top folder" : folder): its \(Self.folderImageNames[image.rank]) is not a JPEG, PNG, GIF or WebP image; it is not used"))
+            } else if !state.albums.isEmpty {
+                skipped.note(.unusedFolderImage, image.label)
             }
         }
         guard emitsOnLeaving else { return items }

@@ -35,6 +35,8 @@ struct AlbumSummary {
     private(set) var droppedTags = Tally()
     /// The embedded front picture of the first track that has one (`covers/<sha256>.<ext>`).
     var embeddedCover: String?
+    /// What tells that picture's bytes from another track's, which are not kept.
+    var embeddedCoverIdentity: CoverIdentity?
 
     init(key: Key, label: String) {
         self.key = key
@@ -124,6 +126,21 @@ struct AlbumSummary {
             let number = Int(digits), number > 0
         else { return nil }
         return number
+    }
+}
+
+/// What tells one picture's bytes from another's without keeping them: their count and their
+/// hash (a track's cover is compared with its album's; hashing is far cheaper than the SHA-256
+/// a stored cover is named by, and a collision of both is beyond likely).
+struct CoverIdentity: Equatable {
+    private let count: Int
+    private let hash: Int
+
+    init(_ bytes: Data) {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        count = bytes.count
+        hash = hasher.finalize()
     }
 }
 

@@ -65,7 +65,7 @@ struct AudioFilesReader: ~Copyable {
                 pending += grouper.add(tags, folder: folder, label: subject)
             } else if let rank = AlbumGrouper.folderImageRank(name) {
                 pending += grouper.enter(folder)
-                grouper.addFolderImage(try folderImage(walker, path: path), rank: rank, folder: folder)
+                grouper.addFolderImage(try folderImage(walker, path: path), rank: rank, folder: folder, label: walker.subject(path))
             }
         }
         if let progress = progressItem(walker, force: false) { pending.append(progress) }

@@ -29,8 +29,10 @@ struct TrackTags: Sendable, Equatable {
     var musicBrainzTrackID: String?
     /// The audio's length in seconds, from TagLib's audio properties.
     var seconds: Double?
-    /// The embedded front picture's bytes.
+    /// The embedded picture used as the cover: the front cover, else the first picture.
     var cover: Data?
+    /// How many pictures the file embeds, of every type, `cover` included.
+    var pictures = 0
     /// The genres after the first, when the genre tag holds several.
     var moreGenres: [String] = []
     /// Every other tag, by its name in the track's `fields` (`audio.comment`,
@@ -115,6 +117,7 @@ struct TrackTags: Sendable, Equatable {
         self.seconds = seconds >= 0 ? seconds : nil
         var length = 0
         cover = ak_tags_cover(handle, &length).map { Data(bytes: $0, count: length) }
+        pictures = ak_tags_picture_count(handle)
     }
 
     /// The error for a shim status other than success.

@@ -87,7 +87,7 @@ struct BeetsExportObject: Decodable {
 enum BeetsExport {
     /// The attributes beets keeps for each file and not for an album: the keys `beet export`
     /// writes for a track and not for an album (beets 2.14), older beets's singular names, and
-    /// `path`. In a track export, every other key all an album's tracks share is the album's.
+    /// `path`: in a track export they stay the tracks'.
     static let itemFields: Set<String> = [
         "acoustid_fingerprint", "acoustid_id", "album_id", "arranger", "arrangers", "arrangers_ids", "artist", "artist_credit", "artist_sort",
         "artists", "artists_credit", "artists_ids", "artists_sort", "bitdepth", "bitrate", "bitrate_mode", "bpm", "channels", "comments",
@@ -96,6 +96,17 @@ enum BeetsExport {
         "mb_artistid", "mb_artistids", "mb_releasetrackid", "mb_trackid", "mb_workid", "media", "mtime", "path", "r128_track_gain", "remixer",
         "remixers", "remixers_ids", "rg_track_gain", "rg_track_peak", "samplerate", "singleton", "subtitle", "title", "track",
         "trackdisambig", "tracktotal", "work", "work_disambig",
+    ]
+
+    /// The attributes beets keeps on an album and on each of its items (beets 2.14's
+    /// `Album.item_keys`, with older beets's `genre`): in a track export the album takes each as
+    /// most of its tracks have it, since a track edited alone may differ.
+    static let albumItemFields: Set<String> = [
+        "added", "album", "albumartist", "albumartist_credit", "albumartist_sort", "albumartists", "albumartists_credit", "albumartists_sort",
+        "albumdisambig", "albumstatus", "albumtype", "albumtypes", "asin", "barcode", "catalognum", "comp", "country", "day", "discogs_albumid",
+        "discogs_artistid", "discogs_labelid", "disctotal", "genre", "genres", "label", "language", "mb_albumartistid", "mb_albumartistids",
+        "mb_albumid", "mb_releasegroupid", "month", "original_day", "original_month", "original_year", "r128_album_gain",
+        "release_group_title", "releasegroupdisambig", "rg_album_gain", "rg_album_peak", "script", "style", "year",
     ]
 
     /// JSON (an array, or JSON lines) whose first object has beets's `albumartist` key: that

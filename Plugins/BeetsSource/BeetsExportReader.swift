@@ -62,19 +62,31 @@ struct BeetsExportReader: SourceItemReader {
         outbox.reverse()
     }
 
-    /// The album of a track export's tracks: the attributes every track has with the same
-    /// value (but those beets keeps for each file), its beets id their `album_id`, the tracks
-    /// in disc and track order.
+    /// The album of a track export's tracks, which carry their album's attributes as well as
+    /// their own (README, beets): beets's album attributes as most tracks have them (the first
+    /// track's on a tie; an attribute a track lacks counts as unset), every other attribute but
+    /// those beets keeps for each file when all its tracks have it alike; its beets id their
+    /// `album_id`, the tracks in disc and track order.
     private static func album(ofTracks items: [[String: String]]) -> BeetsAlbum {
-        var shared = items[0].filter { !BeetsExport.itemFields.contains($0.key) && !BeetsAlbum.itemOwn.contains($0.key) }
-        for item in items.dropFirst() {
-            shared = shared.filter { item[$0.key] == $0.value }
-        }
-        shared["id"] = items[0]["album_id"]
         func order(_ item: (offset: Int, element: [String: String])) -> (Int, Int, Int) {
             (item.element["disc"].flatMap { Int($0) } ?? 0, item.element["track"].flatMap { Int($0) } ?? 0, item.offset)
         }
         let sorted = items.enumerated().sorted { order($0) < order($1) }.map(\.element)
+        var shared = sorted[0].filter {
+            !BeetsExport.itemFields.contains($0.key) && !BeetsAlbum.itemOwn.contains($0.key) && !BeetsExport.albumItemFields.contains($0.key)
+        }
+        for item in sorted.dropFirst() {
+            shared = shared.filter { item[$0.key] == $0.value }
+        }
+        let named = Set(sorted.flatMap(\.keys)).intersection(BeetsExport.albumItemFields)
+        for name in named {
+            // Unset is a value too: a label one track of three has is not the album's.
+            let unset = "\u{0}"
+            var values = Tally()
+            for item in sorted { values.add(item[name] ?? unset) }
+            if values.mostCommon != unset { shared[name] = values.mostCommon }
+        }
+        shared["id"] = sorted[0]["album_id"]
         return BeetsAlbum(exported: shared, items: sorted)
     }
 

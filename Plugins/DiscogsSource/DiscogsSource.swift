@@ -29,23 +29,23 @@ public struct DiscogsCollection: CSVExportFormat {
     /// value the named fields would not give back exactly, as ``DiscogsColumns`` says); the
     /// names of the columns beyond Discogs's own in `discogs.customColumns`.
     public func album(from row: CSVRow) throws(CSVRowProblem) -> AlbumRecord {
-        let releaseID = row["release_id"].trimmingCharacters(in: .whitespaces)
+        let releaseID = row["release_id"].trimmed
         guard !releaseID.isEmpty, releaseID.allSatisfy(\.isASCIIDigit) else {
             throw CSVRowProblem("release_id '\(releaseID.prefix(40))' is not a number")
         }
-        let released = row["Released"].trimmingCharacters(in: .whitespaces)
+        let released = row["Released"].trimmed
         var record = AlbumRecord(
             id: AlbumID("discogs:\(releaseID)"), title: row["Title"], artist: Self.withoutSuffix(row["Artist"]), year: try Self.year(released))
         record[.released] = Self.releaseDate(released)
         record[.label] = row["Label"]
         record[.catalogNumber] = row["Catalog#"]
         record[.format] = row["Format"]
-        let rating = row["Rating"].trimmingCharacters(in: .whitespaces)
+        let rating = row["Rating"].trimmed
         if !rating.isEmpty, rating != "0" {
             guard let value = Int(rating), (1...5).contains(value) else { throw CSVRowProblem("Rating '\(rating.prefix(20))' is not 1 to 5") }
             record.rating = Double(value)
         }
-        let added = row["Date Added"].trimmingCharacters(in: .whitespaces)
+        let added = row["Date Added"].trimmed
         if !added.isEmpty {
             guard let timestamp = DiscogsColumns.timestamp(added) else { throw CSVRowProblem("Date Added '\(added.prefix(40))' is not a date and time") }
             record[.added] = timestamp
@@ -77,18 +77,18 @@ public struct DiscogsCollection: CSVExportFormat {
 
     /// `Artist (2)` → `Artist`: Discogs numbers artists who share a name.
     static func withoutSuffix(_ artist: String) -> String {
-        let trimmed = artist.trimmingCharacters(in: .whitespaces)
+        let trimmed = artist.trimmed
         guard trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "("), open > trimmed.startIndex,
             trimmed[trimmed.index(before: open)] == " "
         else { return trimmed }
         let number = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
         guard !number.isEmpty, number.allSatisfy(\.isASCIIDigit) else { return trimmed }
-        return String(trimmed[..<trimmed.index(before: open)]).trimmingCharacters(in: .whitespaces)
+        return String(trimmed[..<trimmed.index(before: open)]).trimmed
     }
 
     /// `Released` is a year, or a date that starts with one; empty or `0` is none.
     static func year(_ released: String) throws(CSVRowProblem) -> String {
-        let text = released.trimmingCharacters(in: .whitespaces)
+        let text = released.trimmed
         if text.isEmpty || text == "0" { return "" }
         let year = text.prefix { $0.isASCIIDigit }
         guard year.count == 4, text.count == 4 || text.dropFirst(4).first == "-" else {

@@ -16,6 +16,8 @@ struct ITunesLibraryReader: SourceItemReader {
     /// dropped as it is handed out (its packed tracks are the most memory the reader holds).
     private var albums: [ITunesAlbum] = []
     private var albumIndex: [AlbumKey: Int] = [:]
+    /// The names of the tracks' keys in `fields`, which the packed tracks refer to.
+    private var fieldNames = ITunesFieldNames()
     /// Tracks that cannot be part of an album (no album name, no artist), named as they are
     /// skipped.
     private var notAlbums: [SourceItem] = []
@@ -110,14 +112,14 @@ struct ITunesLibraryReader: SourceItemReader {
         }
         let key = AlbumKey(artist: artist, title: title)
         if let index = albumIndex[key] {
-            albums[index].add(track)
+            albums[index].add(track, names: &fieldNames)
             return
         }
         guard !track.persistentID.isEmpty else {
             throw AlbumKitError(.unreadableInput, "\(xml.path) line \(line): track \(name) has no 'Persistent ID'")
         }
         albumIndex[key] = albums.count
-        albums.append(ITunesAlbum(first: track, title: title, artist: artist, line: line))
+        albums.append(ITunesAlbum(first: track, title: title, artist: artist, line: line, names: &fieldNames))
     }
 
     /// The title of a track without a `Name`: its file's name without the extension, as iTunes
@@ -163,7 +165,7 @@ struct ITunesLibraryReader: SourceItemReader {
             cover = CoverImage.beside(folder, roots: context.fileRoots, maxBytes: context.limits.coverBytes, for: album.title)
             if cover == nil, context.fileRoots.permitted(folder) == nil { foldersNotPermitted += 1 }
         }
-        outbox = SourceItem.album(album.record, label: label, cover: cover)
+        outbox = SourceItem.album(album.record(names: fieldNames), label: label, cover: cover)
         return outbox.removeFirst()
     }
 }

@@ -115,17 +115,23 @@ struct ITunesTrack {
     private static let unit: Character = "\u{1F}"
     private static let end: Character = "\u{1E}"
 
-    /// Appends the track, as ``unpack(_:)`` reads it back, to `packed`: an album keeps its tracks
-    /// packed in one text until it is handed out (a few hundred bytes a track, where a ``Track``
-    /// with its dictionary of fields takes several kilobytes), so a 50 000-track library fits in
-    /// little memory. Its texts are `Name`, `Track Number`, `Disc Number`, `Artist` when not
-    /// `albumArtist`, `Total Time`, `Persistent ID`, then a name in `fields` and its value for its
-    /// genre, year, album rating, date added and every other key (`itunes.playCount`); a separator
-    /// inside a text becomes a space, as the import's repair would make it.
-    func pack(albumArtist: String, into packed: inout String) {
+    /// Appends the track, as ``unpack(_:names:)`` reads it back, to `packed`: an album keeps its
+    /// tracks packed in one text until it is handed out (a few hundred bytes a track, where a
+    /// ``Track`` with its dictionary of fields takes several kilobytes), so a 50 000-track library
+    /// fits in little memory. Its texts are `Name`, `Track Number`, `Disc Number`, `Artist` when
+    /// not `albumArtist`, `Total Time`, `Persistent ID`, then the number in `names` of a name in
+    /// `fields` and its value, for its genre, year, album rating, date added and every other key
+    /// (`itunes.playCount`); a separator inside a text becomes a space, as the import's repair
+    /// would make it.
+    func pack(albumArtist: String, names: inout ITunesFieldNames, into packed: inout String) {
         func add(_ text: String) {
             packed += text.contains { $0 == Self.unit || $0 == Self.end } ? String(text.map { $0 == Self.unit || $0 == Self.end ? " " : $0 }) : text
             packed.append(Self.unit)
+        }
+        func add(key: String, _ value: String) {
+            packed += String(names.number(of: key))
+            packed.append(Self.unit)
+            add(value)
         }
         let artist = artist.trimmed
         add(name)
@@ -134,32 +140,26 @@ struct ITunesTrack {
         add(artist == albumArtist ? "" : artist)
         add(totalTime.map(String.init) ?? "")
         add(persistentID)
-        for (key, value) in otherKeys {
-            add(Self.fieldName(key))
-            add(value)
-        }
+        for (key, value) in otherKeys { add(key: key, value) }
         let own: [(String, String)] = [
-            ("itunes.genre", genre), ("itunes.year", year == 0 ? "" : String(year)), ("itunes.albumRating", albumRating.map(String.init) ?? ""),
-            ("itunes.dateAdded", dateAdded), ("itunes.compilation", compilation ? "true" : ""),
+            ("Genre", genre), ("Year", year == 0 ? "" : String(year)), ("Album Rating", albumRating.map(String.init) ?? ""),
+            ("Date Added", dateAdded), ("Compilation", compilation ? "true" : ""),
         ]
-        for (name, value) in own where !value.isEmpty {
-            add(name)
-            add(value)
-        }
+        for (key, value) in own where !value.isEmpty { add(key: key, value) }
         packed.append(Self.end)
     }
 
-    /// The tracks `pack(albumArtist:into:)` packed into `packed`, in order (SPEC 9): `Name`,
+    /// The tracks `pack(albumArtist:names:into:)` packed into `packed`, in order (SPEC 9): `Name`,
     /// `Track Number`, `Disc Number`, `Total Time` ÷ 1000, `Artist` when not the album's,
-    /// `ids.itunes` the `Persistent ID`, and the rest in `fields`.
-    static func unpack(_ packed: String) -> [Track] {
+    /// `ids.itunes` the `Persistent ID`, and the rest in `fields`, under the names of `names`.
+    static func unpack(_ packed: String, names: ITunesFieldNames) -> [Track] {
         packed.split(separator: end).map { record in
-            let texts = record.split(separator: unit, omittingEmptySubsequences: false).map(String.init)
-            func text(_ index: Int) -> String { texts.indices.contains(index) ? texts[index] : "" }
+            let texts = record.split(separator: unit, omittingEmptySubsequences: false)
+            func text(_ index: Int) -> String { texts.indices.contains(index) ? String(texts[index]) : "" }
             var fields: [String: String] = [:]
             var index = 6
             while index + 1 < texts.count {
-                fields[texts[index]] = texts[index + 1]
+                if let name = names.name(numbered: texts[index]) { fields[name] = String(texts[index + 1]) }
                 index += 2
             }
             let artist = text(3)

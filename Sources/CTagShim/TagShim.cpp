@@ -33,6 +33,8 @@ struct ak_tags {
     std::vector<std::string> dropped;
     TagLib::ByteVector cover;
     bool hasCover = false;
+    /// Every embedded picture, the cover's included.
+    size_t pictures = 0;
     double seconds = -1;
 };
 
@@ -230,6 +232,27 @@ TagLib::ByteVector embeddedCover(TagLib::MP4::File &file) {
     return art.isEmpty() ? TagLib::ByteVector() : art.front().data();
 }
 
+/// How many pictures each format embeds, of every type: the cover is one of them.
+size_t pictureCount(TagLib::MPEG::File &file) {
+    if (!file.hasID3v2Tag()) return 0;
+    size_t count = 0;
+    for (const auto *frame : file.ID3v2Tag()->frameListMap()["APIC"]) {
+        if (dynamic_cast<const TagLib::ID3v2::AttachedPictureFrame *>(frame)) ++count;
+    }
+    return count;
+}
+
+size_t pictureCount(TagLib::FLAC::File &file) {
+    return file.pictureList().size() + (file.hasXiphComment() ? file.xiphComment()->pictureList().size() : 0);
+}
+
+size_t pictureCount(TagLib::Ogg::Vorbis::File &file) { return file.tag()->pictureList().size(); }
+
+size_t pictureCount(TagLib::MP4::File &file) {
+    auto *tag = file.tag();
+    return tag && tag->contains("covr") ? tag->item("covr").toCoverArtList().size() : 0;
+}
+
 /// M4A freeform atoms TagLib has no property name for (`----:com.apple.iTunes:replaygain_track_gain`,
 /// as Picard and foobar2000 write them) that hold text: to `others` under the name after the
 /// last colon, in upper case as TagLib names properties; the rest stay in `dropped`.
@@ -274,6 +297,7 @@ ak_tags_status readOpened(AudioFile &file, size_t maxField, size_t maxCover, ak_
     }
     tags.hasCover = !cover.isEmpty();
     tags.cover = cover;
+    tags.pictures = pictureCount(file);
     if (const auto *properties = file.audioProperties(); properties && properties->lengthInMilliseconds() > 0) {
         tags.seconds = properties->lengthInMilliseconds() / 1000.0;
     }
@@ -342,6 +366,8 @@ extern "C" const unsigned char *ak_tags_cover(const ak_tags *tags, size_t *lengt
     if (length) *length = tags->cover.size();
     return reinterpret_cast<const unsigned char *>(tags->cover.data());
 }
+
+extern "C" size_t ak_tags_picture_count(const ak_tags *tags) { return tags ? tags->pictures : 0; }
 
 extern "C" void ak_tags_free(ak_tags *tags) { delete tags; }
 

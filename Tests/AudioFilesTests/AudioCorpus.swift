@@ -5,6 +5,13 @@ import Testing
 /// One line of the plan `make-audio.py` writes audio from: a tagged track, a folder image
 /// or a plain file.
 struct PlanEntry: Encodable {
+    /// An embedded picture: the seed of its PNG and its ID3/FLAC picture type (3 front cover,
+    /// 4 back cover, 8 artist).
+    struct Picture: Encodable {
+        var seed: Int
+        var type: Int
+    }
+
     struct Tags: Encodable {
         var album: String?
         var albumartist: String?
@@ -34,6 +41,8 @@ struct PlanEntry: Encodable {
     var cover: Int?
     var coverBytes: Int?
     var coverType: Int?
+    /// More pictures the track embeds after its cover, each a PNG made from its seed.
+    var pictures: [Picture]?
     /// The seed of a JPEG written as this file.
     var image: Int?
     /// Latin-1 text written as this file.

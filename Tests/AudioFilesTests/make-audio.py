@@ -8,7 +8,8 @@ PLAN.json is a list of tracks:
      "tags": {"album": …, "albumartist": …, "artist": …, "genre": …, "date": …, "mbid": …,
               "title", "tracknumber", "discnumber", "label", "catalognumber", "barcode", "country",
               "media", "releasegroupid", "trackid": … (each optional)},
-     "cover": <int seed of a PNG front cover, or null>, "coverType": 3}
+     "cover": <int seed of a PNG front cover, or null>, "coverType": 3,
+     "pictures": [{"seed": <int>, "type": <picture type>}, …] (more pictures, after the cover)}
 and of plain files: {"path": "Artist/Album/cover.jpg", "image": <seed>} or
 {"path": …, "bytes": "<latin-1 text>"}. A track's "format" may also be "m4afast" (M4A with
 `moov` before `mdat`), and "coverBytes" gives a cover of that many bytes (a PNG padded with
@@ -117,7 +118,8 @@ MORE_TAGS = [
 ]
 
 
-def tag(path, kind, tags, cover, cover_type):
+def tag(path, kind, tags, cover, cover_type, pictures=()):
+    """Tags the file at `path`; `pictures` are (PNG bytes, picture type) embedded after the cover."""
     album, albumartist, artist = tags.get("album"), tags.get("albumartist"), tags.get("artist")
     genre, date, mbid = tags.get("genre"), tags.get("date"), tags.get("mbid")
     more = [(entry, tags[entry[0]]) for entry in MORE_TAGS if tags.get(entry[0]) is not None]
@@ -139,6 +141,9 @@ def tag(path, kind, tags, cover, cover_type):
                 id3.add(frame(encoding=3, text=[value]))
         if cover is not None:
             id3.add(APIC(encoding=3, mime="image/png", type=cover_type, desc="cover", data=cover))
+        for index, (data, picture_type) in enumerate(pictures):
+            # ID3 tells APIC frames apart by their description.
+            id3.add(APIC(encoding=3, mime="image/png", type=picture_type, desc="picture %d" % index, data=data))
         if kind == "mp3v1":
             id3.save(path, v1=2)
             ID3(path).delete(path, delete_v1=False, delete_v2=True)
@@ -152,11 +157,13 @@ def tag(path, kind, tags, cover, cover_type):
                 audio[key] = [value]
         for (_, _, key, _), value in more:
             audio[key] = [value]
-        if cover is not None and kind == "flac":
-            audio.add_picture(flac_picture(cover, cover_type))
-        elif cover is not None:
-            encoded = base64.b64encode(flac_picture(cover, cover_type).write()).decode("ascii")
-            audio["metadata_block_picture"] = [encoded]
+        embedded = ([(cover, cover_type)] if cover is not None else []) + list(pictures)
+        if kind == "flac":
+            for data, picture_type in embedded:
+                audio.add_picture(flac_picture(data, picture_type))
+        elif embedded:
+            audio["metadata_block_picture"] = [base64.b64encode(flac_picture(data, picture_type).write()).decode("ascii")
+                                               for data, picture_type in embedded]
         audio.save()
     elif kind in ("m4a", "m4afast"):
         audio = MP4(path)
@@ -172,8 +179,10 @@ def tag(path, kind, tags, cover, cover_type):
                 audio[atom] = [value]
             else:
                 audio["----:com.apple.iTunes:" + atom] = [MP4FreeForm(value.encode())]
-        if cover is not None:
-            audio["covr"] = [MP4Cover(cover, imageformat=MP4Cover.FORMAT_PNG)]
+        # `covr` has no picture types: the first image is the front cover by convention.
+        embedded = ([cover] if cover is not None else []) + [data for data, _ in pictures]
+        if embedded:
+            audio["covr"] = [MP4Cover(data, imageformat=MP4Cover.FORMAT_PNG) for data in embedded]
         audio.save()
     else:
         raise SystemExit(f"unknown format {kind}")
@@ -206,7 +215,10 @@ def main():
             cover = None if seed is None else png(seed, entry.get("coverBytes", 0))
             if cover is not None:
                 paths["png"][seed] = bundle_path(cover, "png")
-            tag(path, entry["format"], entry.get("tags", {}), cover, entry.get("coverType", 3))
+            pictures = [(png(picture["seed"]), picture["type"]) for picture in entry.get("pictures", [])]
+            for picture in entry.get("pictures", []):
+                paths["png"][picture["seed"]] = bundle_path(png(picture["seed"]), "png")
+            tag(path, entry["format"], entry.get("tags", {}), cover, entry.get("coverType", 3), pictures)
     json.dump(paths, sys.stdout)
 
 

@@ -79,6 +79,12 @@ struct BeetsFixture {
     /// Runs `beet ARGUMENTS` on this library.
     @discardableResult
     func beet(_ arguments: String...) throws -> (status: Int32, output: String) {
+        try beet(arguments)
+    }
+
+    /// Runs `beet` with the arguments of a list.
+    @discardableResult
+    func beet(_ arguments: [String]) throws -> (status: Int32, output: String) {
         try runProgram("/usr/bin/env", ["BEETSDIR=\(beetsDirectory.path)", "beet"] + arguments)
     }
 

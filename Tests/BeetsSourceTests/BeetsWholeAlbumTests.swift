@@ -92,6 +92,51 @@ import Testing
         }
     }
 
+    /// What a `beet export` track export can and cannot say (README, beets): beets writes each
+    /// track with its album's attributes, so an album attribute beets knows (`label`, `year`, …)
+    /// is the album's even when one track was edited alone — the album takes the value most of
+    /// its tracks have, as the database has it, and the odd track keeps its own — while a
+    /// flexible attribute every track of the album has alike (set on the tracks, or the album's
+    /// one track) cannot be told from the album's own and is read as the album's.
+    @Test func aTrackExportGivesTheAlbumItsKnownAttributesAndWhatEveryTrackShares() throws {
+        let beets = try BeetsFixture()
+        defer { beets.folder.remove() }
+        for change in [
+            ["-a", "album:OK Computer", "mood=melancholic"], ["album:OK Computer", "rating=5"], ["album:OK Computer", "title:Track 1", "favourite=yes"],
+            ["album:OK Computer", "title:Track 2", "label=Capitol"], ["album:Timeless", "play_count=3"],
+        ] {
+            let modified = try beets.beet(["modify", "-y"] + change)
+            #expect(modified.status == 0, "\(change): \(modified.output)")
+        }
+        let file = beets.folder.path("tracks.json")
+        #expect(try beets.beet("export", "-l", "-o", file.path).status == 0)
+        func imported(_ input: URL) throws -> [String: [String: Any]] {
+            let cli = try CLIRunner()
+            defer { cli.remove() }
+            #expect(try cli.run("init").status == 0)
+            let result = try cli.run("import", input.path)
+            #expect(result.status == 0, "\(result.error)")
+            return Dictionary(try cli.listedAlbums().map { ($0["title"] as? String ?? "", $0) }) { first, _ in first }
+        }
+        func trackFields(_ album: [String: Any]?, _ name: String) -> [String?] {
+            (album?["tracks"] as? [[String: Any]] ?? []).map { ($0["fields"] as? [String: String])?[name] }
+        }
+        let (fromDatabase, fromExport) = (try imported(beets.database), try imported(file))
+        for albums in [fromDatabase, fromExport] {
+            #expect(albums["OK Computer"]?["label"] as? String == "Parlophone", "the album's label, as most of its tracks have it")
+            #expect(trackFields(albums["OK Computer"], "beets.label") == [nil, "Capitol"], "the track edited alone keeps its own")
+            #expect(trackFields(albums["OK Computer"], "beets.favourite") == ["yes", nil])
+            #expect((albums["OK Computer"]?["fields"] as? [String: String])?["beets.mood"] == "melancholic")
+        }
+        // The database knows whose each attribute is; the track export cannot tell.
+        #expect(trackFields(fromDatabase["OK Computer"], "beets.rating") == ["5", "5"])
+        #expect((fromDatabase["OK Computer"]?["fields"] as? [String: String])?["beets.rating"] == nil)
+        #expect(trackFields(fromExport["OK Computer"], "beets.rating") == [nil, nil])
+        #expect((fromExport["OK Computer"]?["fields"] as? [String: String])?["beets.rating"] == "5")
+        #expect(trackFields(fromDatabase["Timeless"], "beets.playCount") == ["3"])
+        #expect((fromExport["Timeless"]?["fields"] as? [String: String])?["beets.playCount"] == "3")
+    }
+
     @Test func theWholeAlbumComesBackFromABundle() throws {
         let (cli, beets) = try importedLibrary()
         defer { cli.remove(); beets.folder.remove() }

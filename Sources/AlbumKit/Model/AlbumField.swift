@@ -88,9 +88,13 @@ extension AlbumField {
 
     /// The field called `name`, ignoring case (`catalognumber`), or nil.
     public static func named(_ name: String) -> AlbumField? {
-        let lowered = name.lowercased()
-        return all.first { $0.name.lowercased() == lowered }
+        // Looked up for every value of every album read (spilled, validated): by a table, and
+        // the name as spelled first, with no lower-cased copy.
+        byName[name] ?? byLowercasedName[name.lowercased()]
     }
+
+    private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    private static let byLowercasedName = Dictionary(uniqueKeysWithValues: all.map { ($0.name.lowercased(), $0) })
 
     /// Every field's name, for messages and suggestions.
     public static var names: [String] { all.map(\.name) }

@@ -87,6 +87,10 @@ const char *ak_tags_field(const ak_tags *tags, ak_tag_field field, size_t *lengt
 /// The embedded front cover's bytes and their count in `*length`; null when there is none.
 const unsigned char *ak_tags_cover(const ak_tags *tags, size_t *length);
 
+/// How many pictures the file embeds, of every type (front cover, back cover, artist…), the
+/// one `ak_tags_cover` gives included.
+size_t ak_tags_picture_count(const ak_tags *tags);
+
 /// How many other properties the file has: those no field maps, and the values after the
 /// first of a field's (ID3 keys as TagLib's property names: `COMMENT`, `REPLAYGAIN_TRACK_GAIN`).
 size_t ak_tags_other_count(const ak_tags *tags);

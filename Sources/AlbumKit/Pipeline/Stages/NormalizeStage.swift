@@ -21,12 +21,9 @@ public struct NormalizeStage: ImportStage {
 
     /// `text` trimmed, composed (NFC), with runs of white space made one space.
     public static func normalized(_ text: String) -> String {
-        // Plain ASCII with single spaces inside is already normal: no copy.
-        if text.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F || $0 == 0x20 }), !text.contains("  "),
-            text.first != " ", text.last != " "
-        {
-            return text
-        }
+        // Plain ASCII with single spaces inside is already normal: no copy (decided on the bytes:
+        // Foundation's `contains("  ")` cost more than the rest of the stage).
+        if isSpacedASCII(text) { return text }
         var result = ""
         var pendingSpace = false
         for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
@@ -39,6 +36,16 @@ public struct NormalizeStage: ImportStage {
             }
         }
         return result
+    }
+
+    /// Whether `text` is printable ASCII with no space at either end nor two together (or empty).
+    private static func isSpacedASCII(_ text: String) -> Bool {
+        var previous = UInt8(ascii: " ")
+        for byte in text.utf8 {
+            guard (0x20..<0x7F).contains(byte), byte != 0x20 || previous != 0x20 else { return false }
+            previous = byte
+        }
+        return previous != 0x20 || text.isEmpty
     }
 }
 

@@ -1,0 +1,15 @@
+import SourceSupport
+import Testing
+
+/// `trimmed`, which every source applies to the values it reads: a value that starts and ends
+/// with a printable ASCII character comes back as it is; any other is trimmed of Unicode white
+/// space and line breaks.
+@Suite struct TrimmedTests {
+    @Test(arguments: [
+        ("Blue Train", "Blue Train"), ("", ""), (" a", "a"), ("a ", "a"), ("\ta\n", "a"), ("\u{A0}a\u{2003}", "a"), ("\u{3000}", ""),
+        ("é", "é"), ("a\u{2028}", "a"), ("x", "x"),
+    ])
+    func trimsWhiteSpaceAndLineBreaksAround(_ text: String, _ expected: String) {
+        #expect(text.trimmed == expected, "\(text.debugDescription)")
+    }
+}
