@@ -21,7 +21,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [
+    static let brokenLists: [(String, String)] = [
         (#"[{"title": "A", "artist": "B"}"#, "ends inside"),
         (#"[{"title": "A", "artist": "B"}] x"#, "after the list"),
         ("", "empty"),
@@ -31,7 +31,9 @@ import Testing
         (#"[{"title": "A", "artist": "B"}, {"title": 7, "artist": "B"}]"#, "at [1].title"),
         (#"[{"title": "A, "artist": "B"}]"#, "ends inside a string"),
         (#"[{"title": "A", "artist": "B"}, {"title": "A", "artist": "B"]"#, "ends inside a list"),
-    ])
+    ]
+
+    @Test(arguments: brokenLists)
     func brokenListsAreNamed(_ text: String, _ expected: String) throws {
         let error = try #require(throws: AlbumKitError.self) { try refusal(of: text) }
         #expect(error.kind == .unreadableInput)
@@ -44,6 +46,65 @@ import Testing
         let error = try #require(throws: AlbumKitError.self) { try refusal(of: deep) }
         #expect(error.kind == .unreadableInput)
         #expect(error.description.hasPrefix("broken.json: not a json album list (at [0]"), "the element is named: \(error)")
+    }
+
+    /// The text read a piece at a time (a byte, seven bytes, a page) splits into the albums the
+    /// whole text does, and a broken one is refused with the same words.
+    @Test(arguments: [1, 7, 4096])
+    func listsReadInPiecesSplitAsWhole(_ piece: Int) throws {
+        let texts = Self.brokenLists.map(\.0) + [
+            #"[]"#, "\u{FEFF}[{\"title\":\"A\",\"artist\":\"B\"}]", #"{"albums": [{"title": "A", "artist": "B"}], "z": [1, {"albums": []}]}"#,
+            "\u{FEFF} [ {\"title\":\"A ] } [\",\"artist\":\"B \\\" {\"} , {\"title\":\"C\",\"artist\":\"D\",\"x\":[1,{\"y\":[]}]} ] \n",
+            #"{"other": [1, 2, {"albums": 3}], "albums": [{"title": "A ] } [", "artist": "B \" {"}, {"title": "C", "artist": "D", "x": [1, {"y": []}]}], "z": "}"}"#,
+            "[" + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "]",
+            "\u{FEFF}", #"{"al\"bums": [], "albums": [{"title": "A\\", "artist": "B"}]}"#, #"[{"title": "A", "artist": "B"},]"#, #"[1 , "x"]"#,
+        ]
+        for text in texts {
+            let whole = Result { () throws(AlbumKitError) in try Self.titles(reading: Data(text.utf8), piece: Int.max) }
+            let pieces = Result { () throws(AlbumKitError) in try Self.titles(reading: Data(text.utf8), piece: piece) }
+            switch (whole, pieces) {
+            case (.success(let expected), .success(let read)): #expect(read == expected, "\(text)")
+            case (.failure(let expected), .failure(let error)): #expect(error.description == expected.description, "\(text)")
+            default: Issue.record("\(text): whole \(whole), in pieces of \(piece) \(pieces)")
+            }
+        }
+    }
+
+    /// An album list's text is read as its albums are asked for, not whole first (a bundle of
+    /// 100 000 collectors' albums has 196 MB of it), and what the reader throws comes out as it
+    /// was thrown, not as a broken list.
+    @Test func aLongListIsReadAsItsAlbumsAreAskedFor() throws {
+        let albums = (0..<20_000).map { ["title": "Album \($0)", "artist": "Artist", "tracks": [["title": "One"]]] as [String: Any] }
+        let data = try JSONSerialization.data(withJSONObject: albums)
+        var offset = 0
+        var list = try AlbumListSource(format: JSONFormat()).albumList(reading: { buffer in
+            let count = min(buffer.count, 4096, data.count - offset)
+            data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
+            offset += count
+            if offset > data.count / 2 { throw AlbumKitError(.fileSystem, "long.json: cannot read: gone") }
+            return count
+        }, input: "long.json", label: "long.json")
+        _ = try list.next()
+        #expect(offset <= 8192, "read \(offset) of \(data.count) bytes for the first album")
+        let error = try #require(throws: AlbumKitError.self) { while try list.next() != nil {} }
+        #expect(error.description == "long.json: cannot read: gone")
+        #expect(list.handedOver > 1_000)
+    }
+
+    /// The titles of the albums of the list in `data`, read `piece` bytes at a time.
+    private static func titles(reading data: Data, piece: Int) throws(AlbumKitError) -> [String] {
+        var offset = 0
+        var list = try AlbumListSource(format: JSONFormat()).albumList(reading: { buffer in
+            let count = min(buffer.count, piece, data.count - offset)
+            data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
+            offset += count
+            return count
+        }, input: "broken.json", label: "broken.json")
+        var titles: [String] = []
+        while let item = try list.next() {
+            if case .album(let record, _) = item { titles.append(record.title) }
+        }
+        return titles
     }
 
     /// Reads `text` as the album list `broken.json`, as `import` does.

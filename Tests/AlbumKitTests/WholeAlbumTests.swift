@@ -87,7 +87,7 @@ import Testing
 
     @Test func theStrictReaderReadsWhatTheDecoderReads() throws {
         let data = try JSONEncoder().encode(Self.whole)
-        var records = try AlbumRecords(json: data)
+        var records = AlbumRecords(json: data)
         var read: [AlbumRecord] = []
         while let record = try records.next() { read.append(record) }
         #expect(read == Self.whole.map(AlbumRecord.init))
@@ -119,7 +119,7 @@ import Testing
         for strict in [true, false] {
             let records: [AlbumRecord]
             if strict {
-                var list = try AlbumRecords(json: Data(text.utf8))
+                var list = AlbumRecords(json: Data(text.utf8))
                 records = [try list.next()!]
             } else {
                 records = try JSONDecoder().decode([AlbumRecord].self, from: Data(text.utf8))

@@ -26,11 +26,27 @@ public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
     }
 
     /// The albums of the list in `data`, each labelled `<label> #<n> '<title>'`, handed over one
-    /// at a time; a list that does not decode is an error naming `input`. Bundles read their
-    /// `albums.*` entry through it.
+    /// at a time; a list that does not decode is an error naming `input`.
     public func albumList(in data: Data, input: String, label: String) throws(AlbumKitError) -> AlbumListItems {
         do {
             return AlbumListItems(records: try format.albumRecords(in: data), format: format.name, input: input, label: label)
+        } catch {
+            throw AlbumListItems.unreadable(error, format: format.name, input: input)
+        }
+    }
+
+    /// The albums of the list whose text `read` gives a piece at a time (it fills the buffer it
+    /// is handed and returns how many bytes it wrote, 0 at the end), as
+    /// ``albumList(in:input:label:)`` hands them over; where the format allows, the text is read
+    /// as the albums are asked for. An ``AlbumKitError`` that `read` throws comes out as it was
+    /// thrown. Bundles read their `albums.*` entry through it.
+    public func albumList(
+        reading read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int, input: String, label: String
+    ) throws(AlbumKitError) -> AlbumListItems {
+        do {
+            return AlbumListItems(records: try format.albumRecords(reading: read), format: format.name, input: input, label: label)
+        } catch let error as AlbumKitError {
+            throw error
         } catch {
             throw AlbumListItems.unreadable(error, format: format.name, input: input)
         }
@@ -40,19 +56,19 @@ public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
     public func albumItems(in data: Data, input: String, label: String) throws(AlbumKitError) -> [SourceItem] {
         var list = try albumList(in: data, input: input, label: label)
         var items: [SourceItem] = []
-        items.reserveCapacity(list.count)
         while let item = try list.next() { items.append(item) }
         return items
     }
 
-    /// Reads the list file when first asked (within `limits.listBytes`), then hands over its
-    /// albums one at a time, and the progress of the whole file last.
+    /// Opens the list file when first asked (within `limits.listBytes`), then hands over its
+    /// albums one at a time, reading the file as they are asked for, and the progress of the
+    /// whole file last.
     private struct PulledList: ~Copyable {
         let source: AlbumListSource
         let input: URL
         let limits: Limits
         var list: AlbumListItems?
-        var size = 0
+        var size: Int64 = 0
         var ended = false
 
         init(source: AlbumListSource, input: URL, limits: Limits) {
@@ -63,25 +79,33 @@ public struct AlbumListSource<Format: LibraryFileFormat>: AlbumSource {
 
         mutating func next() throws -> SourceItem? {
             if list == nil && !ended {
-                let data = try read()
-                size = data.count
-                list = try source.albumList(in: data, input: input.path, label: input.path)
+                let (handle, size) = try open()
+                self.size = size
+                let name = input.path
+                list = try source.albumList(reading: { buffer in
+                    do {
+                        guard let data = try handle.read(upToCount: buffer.count) else { return 0 }
+                        return data.copyBytes(to: buffer)
+                    } catch {
+                        throw AlbumKitError(.fileSystem, "\(name): cannot read: \(error.localizedDescription)")
+                    }
+                }, input: name, label: name)
             }
             if let item = try list?.next() { return item }
             guard !ended else { return nil }
             list = nil
             ended = true
-            return .progress(bytesRead: Int64(size), totalBytes: Int64(size))
+            return .progress(bytesRead: size, totalBytes: size)
         }
 
-        private func read() throws -> Data {
+        private func open() throws -> (FileHandle, size: Int64) {
             let name = input.path
             let size = (try? FileManager.default.attributesOfItem(atPath: name)[.size] as? Int64) ?? nil
             if let size, size > limits.listBytes {
                 throw AlbumKitError(.limitExceeded, "\(name): the album list is \(size) bytes; the limit is \(limits.listBytes) (limits.listBytes)")
             }
             do {
-                return try Data(contentsOf: input)
+                return (try FileHandle(forReadingFrom: input), size ?? 0)
             } catch {
                 throw AlbumKitError(.fileSystem, "\(name): cannot read: \(error.localizedDescription)")
             }
@@ -107,8 +131,8 @@ public struct AlbumListItems {
         self.label = label
     }
 
-    /// How many albums the list holds.
-    public var count: Int { records.count }
+    /// How many albums were handed over so far: all of them once ``next()`` gave nil.
+    public var handedOver: Int { number }
 
     /// The next album, or nil after the last; one that does not decode is an error naming the
     /// input and its place in the list. An album whose keys were dropped (SPEC 1: a value that
@@ -122,6 +146,9 @@ public struct AlbumListItems {
         let record: AlbumRecord?
         do {
             record = try records.next()
+        } catch let error as AlbumKitError {
+            // The reader's own (a file, an archive entry), not the list's.
+            throw error
         } catch {
             throw Self.unreadable(error, format: format, input: input)
         }

@@ -19,6 +19,11 @@ public protocol LibraryFileFormat: Sendable {
     /// handed over an album at a time, decoded as it is asked for where the format allows, so
     /// a long list never becomes one tree, nor an array of records beside its text.
     func albumRecords(in data: Data) throws -> AlbumRecords
+    /// The album list whose text `read` gives a piece at a time (it fills the buffer it is
+    /// handed and returns how many bytes it wrote, 0 at the end), as ``albumRecords(in:)``
+    /// reads it: where the format allows, read as the albums are asked for, so a long list is
+    /// never held whole. An error `read` throws comes out as it was thrown.
+    func albumRecords(reading read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws -> AlbumRecords
 }
 
 extension LibraryFileFormat {
@@ -31,11 +36,21 @@ extension LibraryFileFormat {
         }
     }
 
+    /// The text `read` gives read whole, then ``albumRecords(in:)``.
+    public func albumRecords(reading read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws -> AlbumRecords {
+        var data = Data()
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { piece.deallocate() }
+        while case let count = try read(piece), count > 0 {
+            data.append(piece.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+        }
+        return try albumRecords(in: data)
+    }
+
     /// The whole album list in `data` as an array (``albumRecords(in:)`` read to its end).
     public func decodeAlbums(from data: Data) throws -> [AlbumRecord] {
         var records = try albumRecords(in: data)
         var all: [AlbumRecord] = []
-        all.reserveCapacity(records.count)
         while let record = try records.next() { all.append(record) }
         return all
     }
@@ -68,10 +83,15 @@ public struct JSONFormat: LibraryFileFormat {
         try JSONDecoder().decode(type, from: data)
     }
 
-    /// The list split into its elements' byte ranges (``JSONListSplitter``), each read strictly
-    /// straight from the text (``JSONCursor``) when it is asked for; what that refuses, the
-    /// decoder accepts or names by element and problem (``AlbumRecords``).
-    public func albumRecords(in data: Data) throws -> AlbumRecords { try AlbumRecords(json: data) }
+    /// The list split into its elements as it is read (``JSONListSplitter``), each read
+    /// strictly straight from the text (``JSONCursor``) when it is asked for; what that
+    /// refuses, the decoder accepts or names by element and problem (``AlbumRecords``).
+    public func albumRecords(in data: Data) throws -> AlbumRecords { AlbumRecords(json: data) }
+
+    /// As ``albumRecords(in:)``, the text read a piece at a time as the albums are asked for.
+    public func albumRecords(reading read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws -> AlbumRecords {
+        AlbumRecords(jsonReading: read)
+    }
 }
 
 /// Property lists: XML or binary on writing, either on reading.

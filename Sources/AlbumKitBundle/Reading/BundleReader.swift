@@ -53,8 +53,12 @@ final class BundleReader {
     private var reportedBytes: Int64 = -1
     private var pending: [Item] = []
     private var pendingIndex = 0
-    /// The album list being handed over, an album at a time, before anything read after it.
-    private var list: AlbumListItems?
+    /// The album list being handed over, an album at a time, before anything read after it,
+    /// and its entry as messages name it.
+    private var list: (items: AlbumListItems, subject: String)?
+    /// The album list's entry while its text is read as its albums are asked for: counted
+    /// against its limit and hashed as it comes.
+    private var listText: (entry: ArchiveEntryInfo, limit: (bytes: Int64, key: String)?, size: Int64, hasher: SHA256)?
     private var finished = false
 
     /// Opens `input`, an archive file or a folder.
@@ -74,17 +78,21 @@ final class BundleReader {
     /// The next item, or nil when the bundle has been read and checked to its end.
     func next() throws(AlbumKitError) -> Item? {
         while true {
-            // An album list's albums come before what its entry's reading noted after it.
-            if list != nil {
-                if let album = try list?.next() { return .source(album) }
-                list = nil
-            }
             if pendingIndex < pending.count {
                 defer { pendingIndex += 1 }
                 return pending[pendingIndex]
             }
             pending.removeAll(keepingCapacity: true)
             pendingIndex = 0
+            // An album list's albums come before any entry after it is read.
+            if list != nil {
+                if let album = try list?.items.next() {
+                    noteProgress()
+                    return .source(album)
+                }
+                try finishList()
+                continue
+            }
             if finished { return nil }
             try step()
         }
@@ -109,6 +117,8 @@ final class BundleReader {
         if options.indexesCovers, try skipForIndex(role, entry: entry) { return }
         if case .checksums = role {
             digests[TextFingerprint(entry.entryPath.description)] = try readChecksums(entry, limit: limit, subject: subject)
+        } else if case .list(let json) = role {
+            try startList(entry, json: json, limit: limit, subject: subject)
         } else {
             var kept: Data? = role.keepsBytes ? Data(capacity: Int(min(entry.declaredSize ?? 0, limit?.bytes ?? 0))) : nil
             let digest = try readEntry(entry, limit: limit) { chunk in kept?.append(chunk.assumingMemoryBound(to: UInt8.self)) }
@@ -153,16 +163,57 @@ final class BundleReader {
     ) throws(AlbumKitError) -> SHA256Words {
         var hasher = SHA256()
         var size: Int64 = 0
-        while true {
-            let count = try archive.read(into: buffer)
-            if count == 0 { break }
-            size += Int64(count)
-            if let limit, size > limit.bytes { throw archive.tooLarge(entry, limit: limit.bytes, limitName: limit.key) }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            hasher.update(bufferPointer: chunk)
-            try take(chunk)
+        while case let count = try readChunk(of: entry, limit: limit, into: buffer, size: &size, hasher: &hasher), count > 0 {
+            try take(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
         return SHA256Words(hasher.finalize())
+    }
+
+    /// Reads the entry's next bytes into `target`, counting them in `size` against the limit and
+    /// hashing them into `hasher`; returns how many, 0 at the entry's end.
+    private func readChunk(
+        of entry: ArchiveEntryInfo, limit: (bytes: Int64, key: String)?, into target: UnsafeMutableRawBufferPointer,
+        size: inout Int64, hasher: inout SHA256
+    ) throws(AlbumKitError) -> Int {
+        let count = try archive.read(into: target)
+        size += Int64(count)
+        if let limit, size > limit.bytes { throw archive.tooLarge(entry, limit: limit.bytes, limitName: limit.key) }
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: target[0..<count]))
+        return count
+    }
+
+    /// Starts handing over the album list in `entry`: a JSON list is read as its albums are
+    /// asked for (the list of 100 000 collectors' albums is 196 MB; BENCHMARKS.md), a property
+    /// list whole.
+    private func startList(_ entry: ArchiveEntryInfo, json: Bool, limit: (bytes: Int64, key: String)?, subject: String) throws(AlbumKitError) {
+        if let listed { throw AlbumKitError(.unreadableInput, "\(subject): the bundle already has an album list (\(listed.subject))") }
+        listText = (entry, limit, 0, SHA256())
+        let read: (UnsafeMutableRawBufferPointer) throws -> Int = { [unowned self] target in try readListText(into: target) }
+        let items = json
+            ? try AlbumListSource(format: JSONFormat()).albumList(reading: read, input: subject, label: subject)
+            : try AlbumListSource(format: PropertyListFormat()).albumList(reading: read, input: subject, label: subject)
+        list = (items, subject)
+    }
+
+    /// The album list's next bytes (``readChunk(of:limit:into:size:hasher:)``).
+    private func readListText(into target: UnsafeMutableRawBufferPointer) throws(AlbumKitError) -> Int {
+        guard var text = listText else { return 0 }
+        defer { listText = text }
+        return try readChunk(of: text.entry, limit: text.limit, into: target, size: &text.size, hasher: &text.hasher)
+    }
+
+    /// The album list was handed over whole, its entry read to its end: its digest is kept for
+    /// the checksum list and its count checked against the manifest's.
+    private func finishList() throws(AlbumKitError) {
+        guard let (items, subject) = list else { return }
+        list = nil
+        if let text = listText {
+            listText = nil
+            digests[TextFingerprint(text.entry.entryPath.description)] = SHA256Words(text.hasher.finalize())
+        }
+        listed = (items.handedOver, subject)
+        try checkAlbumCount()
+        noteProgress()
     }
 
     /// Reads the checksum list, checking each line as it arrives against the file it names
@@ -215,14 +266,6 @@ final class BundleReader {
             } catch {
                 try report(error)
             }
-        case .list(let json):
-            if let listed { throw AlbumKitError(.unreadableInput, "\(subject): the bundle already has an album list (\(listed.subject))") }
-            let items = json
-                ? try AlbumListSource(format: JSONFormat()).albumList(in: bytes, input: subject, label: subject)
-                : try AlbumListSource(format: PropertyListFormat()).albumList(in: bytes, input: subject, label: subject)
-            listed = (items.count, subject)
-            list = items
-            try checkAlbumCount()
         case .state:
             do {
                 pending.append(.source(.state(try JSONDecoder().decode(StateFile.self, from: bytes))))
@@ -234,8 +277,9 @@ final class BundleReader {
                 return try report(AlbumKitError(.unreadableInput, "\(subject): the cover's bytes hash to \(digest), not to its name"))
             }
             pending.append(.source(.cover(path: relative?.description ?? key.bundlePath, bytes: bytes)))
-        case .checksums, .other, .outside:
-            // The checksum list is read as it arrives (``readChecksums(_:limit:subject:)``).
+        case .checksums, .list, .other, .outside:
+            // The checksum list and the album list are read as they arrive
+            // (``readChecksums(_:limit:subject:)``, ``startList(_:json:limit:subject:)``).
             break
         }
     }
