@@ -28,6 +28,8 @@ final class LibraryGateway: Sendable {
     var location: String { library.location }
     /// The backend's feed of other writers' saves, when it has one (``LibraryWatcher``).
     var changeFeed: (any StorageChangeFeed)? { library.changeFeed }
+    /// The backend's notices between processes and hosts, when it carries them (``CoverRequestRelay``).
+    var notices: (any StorageNotices)? { library.notices }
     /// The reading limits uploads are held to.
     var limits: Limits { library.configuration.limits }
     /// The library folder: uploads and exports are written inside it.
