@@ -167,7 +167,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumKitServerTests",
-            dependencies: ["AlbumKitServer", "AlbumKit", "SQLiteStorage", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "AlbumKitServer", "AlbumKit", "AlbumKitTesting", "SQLiteStorage", "PostgresStorage", "albumkit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(name: "AlbumKitCLITests", dependencies: ["AlbumKit", "AlbumKitTesting", "AlbumKitCLI", "CAllocator", "albumkit"]),
         // A program's view: only AlbumKit and AlbumKitBundle, no CLI, every workflow.

@@ -9,17 +9,24 @@ import PostgresNIO
 /// while its connection was being opened.
 extension PostgresStorage: StorageChangeFeed {
     public func changes() -> AsyncThrowingStream<Void, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Void.self)
+        listen(on: PostgresDriver.changeChannel, onceListening: ()) { _ in }
+    }
+
+    /// A stream of what `element` makes of each notification on `channel`, from a connection
+    /// of its own that listens (never given to the pool: it stays in `LISTEN`); `first` is
+    /// yielded as soon as it listens.
+    func listen<Element: Sendable>(
+        on channel: String, onceListening first: Element? = nil, _ element: @escaping @Sendable (PostgresNotification) -> Element
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
         let listener = Task { [driver = store.driver] in
             do {
-                // Its own connection, never given to the pool: it stays in LISTEN.
                 let connection = try await driver.connect()
                 defer { driver.close(connection) }
-                try await connection.connection.listen(on: PostgresDriver.changeChannel) { notifications in
-                    // Listening from here on. A save committed after the stream started but
-                    // before LISTEN ran sent its NOTIFY to no one: tell it now.
-                    continuation.yield()
-                    for try await _ in notifications { continuation.yield() }
+                try await connection.connection.listen(on: channel) { notifications in
+                    // Listening from here on: what was sent before reached no one.
+                    if let first { continuation.yield(first) }
+                    for try await notification in notifications { continuation.yield(element(notification)) }
                 }
                 continuation.finish()
             } catch {

@@ -103,6 +103,8 @@ public struct PostgresDriver: RowStoreDriver {
 
     /// The channel saves are announced on (see ``PostgresStorage/changes()``).
     static let changeChannel = "albumkit_changes"
+    /// The channel notices go on (see ``PostgresStorage/notices()``).
+    static let noticeChannel = "albumkit_notices"
 
     /// Announces the save to listeners; PostgreSQL delivers it only when the save commits.
     public func saving(_ connection: PostgresRowConnection, generation: Int64) async throws {

@@ -29,10 +29,21 @@ extension StoreReads: LibraryTextSearch {
         }
     }
 
-    func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [Album] {
-        let found = try await store.withReader(transaction: true) { reader -> [Album]? in
-            guard try await reader.header().generation == generation else { return nil }
-            return try await reader.albums(withKeys: places, details: details).map(\.album)
+    func albums(at places: [Double], details: Set<AlbumField>, current: AlbumID?, generation: Int64) async throws -> PlacedAlbums {
+        let found = try await store.withReader(transaction: true) { reader -> PlacedAlbums? in
+            let (blocks, now) = try await store.blocks(reader)
+            guard now == generation else { return nil }
+            let albums = try await reader.albums(withKeys: places, details: details)
+            guard albums.count == places.count else { return nil }
+            var currentKey: Double?
+            if let current { currentKey = try await reader.connection.first(RowStoreSQL.keyOfID, [.text(current.rawValue)]) { try $0.real(0) } }
+            // The current album's position is counted with the page's: one statement for all.
+            var keys = places
+            if let currentKey, !places.contains(currentKey) { keys = (places + [currentKey]).sorted() }
+            let position = Dictionary(uniqueKeysWithValues: zip(keys, try await reader.positions(of: keys, blocks)))
+            return PlacedAlbums(
+                albums: albums.map { (position: position[$0.key]!, album: $0.album) },
+                current: currentKey.map { (place: $0, position: position[$0]!) })
         }
         guard let found else { throw LibraryMovedOn() }
         return found
@@ -43,19 +54,6 @@ extension StoreReads: LibraryTextSearch {
             let (blocks, current) = try await store.blocks(reader)
             guard current == generation else { return nil }
             return try await reader.positions(of: places, blocks)
-        }
-        guard let found else { throw LibraryMovedOn() }
-        return found
-    }
-
-    func place(of id: AlbumID, generation: Int64) async throws -> (place: Double, position: Int)? {
-        let found = try await store.withReader(transaction: true) { reader -> (place: Double, position: Int)?? in
-            let (blocks, current) = try await store.blocks(reader)
-            guard current == generation else { return nil }
-            guard let key = try await reader.connection.first(RowStoreSQL.keyOfID, [.text(id.rawValue)], { try $0.real(0) }) else {
-                return .some(nil)
-            }
-            return (key, try await reader.positions(of: [key], blocks)[0])
         }
         guard let found else { throw LibraryMovedOn() }
         return found
@@ -83,16 +81,13 @@ extension RowReader {
         return albums
     }
 
-    /// The 0-based positions of the albums whose keys are `keys` (increasing, each stored).
+    /// The 0-based positions of the albums whose keys are `keys` (increasing, each stored):
+    /// each its block's start plus the keys before it in its block. Counting those costs about
+    /// half a block's index entries a key, reading every key once the library's size; the
+    /// cheaper is taken, and either is one statement (counts go `keysPerRead` keys a
+    /// statement), not one per block.
     func positions(of keys: [Double], _ blocks: BlockIndex) async throws -> [Int] {
-        var touched = 0, last = -1
-        for key in keys where blocks.block(holding: key) != last {
-            last = blocks.block(holding: key)
-            touched += 1
-        }
-        // Keys in many blocks: every key read once, with one statement, costs less than a
-        // statement per block.
-        if touched > max(8, blocks.lows.count / 8) {
+        if keys.count * BlockIndex.target / 2 > blocks.total {
             let every = try await connection.query(RowStoreSQL.everyKey, []) { try $0.real(0) }
             return keys.map { key in Self.index(of: key, in: every) }
         }
@@ -101,28 +96,21 @@ extension RowReader {
         var start = 0
         var blockStart = 0, counted = 0  // the position where block `counted` starts
         while start < keys.count {
-            let block = blocks.block(holding: keys[start])
-            var end = start + 1
-            while end < keys.count, blocks.block(holding: keys[end]) == block { end += 1 }
-            while counted < block {
-                blockStart += blocks.counts[counted]
-                counted += 1
-            }
-            if end - start == 1 {
-                let before = try await connection.first(RowStoreSQL.countBetween, [.real(blocks.lowerBound(of: block)), .real(keys[start])]) {
-                    Int(try $0.integer(0))
+            let batch = keys[start..<min(keys.count, start + Self.keysPerRead)]
+            let lows = batch.map { blocks.lowerBound(of: blocks.block(holding: $0)) }
+            let before = Dictionary(
+                uniqueKeysWithValues: try await connection.query(
+                    RowStoreSQL.countsBetween(batch.count), zip(lows, batch).flatMap { [SQLValue.real($0), .real($1)] }
+                ) { (try $0.real(0), Int(try $0.integer(1))) })
+            for key in batch {
+                let block = blocks.block(holding: key)
+                while counted < block {
+                    blockStart += blocks.counts[counted]
+                    counted += 1
                 }
-                positions.append(blockStart + (before ?? 0))
-            } else {
-                // Several in one block: its keys read once, each found among them.
-                let inBlock = try await self.keys(inBlock: block, blocks)
-                var index = 0
-                for key in keys[start..<end] {
-                    while index < inBlock.count, inBlock[index] < key { index += 1 }
-                    positions.append(blockStart + index)
-                }
+                positions.append(blockStart + (before[key] ?? 0))
             }
-            start = end
+            start += batch.count
         }
         return positions
     }

@@ -37,6 +37,12 @@ enum RowStoreSQL {
     static let keysBetween = "SELECT sort_key FROM albumkit_albums WHERE sort_key >= ? AND sort_key < ? ORDER BY sort_key"
     static let countBetween = "SELECT count(*) FROM albumkit_albums WHERE sort_key >= ? AND sort_key < ?"
     static let keyOfID = "SELECT sort_key FROM albumkit_albums WHERE id = ?"
+    /// For each of `count` pairs of arguments (a low key, a key): the key and how many keys
+    /// lie from the low key up to it, in one statement.
+    static func countsBetween(_ count: Int) -> String {
+        "SELECT v.column2, (SELECT count(*) FROM albumkit_albums WHERE sort_key >= v.column1 AND sort_key < v.column2) FROM (VALUES "
+            + repeatElement("(?, ?)", count: count).joined(separator: ", ") + ") AS v"
+    }
     static let everyAlbum = "SELECT \(albumColumns) FROM albumkit_albums ORDER BY sort_key"
     /// ``everyAlbum`` without the details: a null in their place, for a listing of the core six.
     static let everyCoreAlbum = "SELECT \(coreColumns), NULL FROM albumkit_albums ORDER BY sort_key"

@@ -45,7 +45,7 @@ public struct AlbumServer: Sendable {
             logger: logger)
         let lifecycle = ServeLifecycle(
             watcher: LibraryWatcher(gateway: gateway, logger: logger),
-            relay: CoverRequestRelay(libraryDirectory: gateway.folder, feed: feed), feed: feed)
+            relay: CoverRequestRelay(libraryDirectory: gateway.folder, notices: gateway.notices, feed: feed, logger: logger), feed: feed)
         // Shut down in reverse: the event streams end first, then the server drains.
         let group = ServiceGroup(
             configuration: .init(services: [app, lifecycle], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -6,10 +6,10 @@ import Foundation
 /// (``Gate``). Reads ask the library as it is: a database backend answers a page with point
 /// reads of its range and one lookup of its covers, so nothing here copies the library and no
 /// change reads it whole again (a file backend holds its own copy, as a command does); what
-/// pages showed is kept as JSON for the library's revision (``AlbumJSONCache``). Pages
-/// are read a few at a time, within the connections the store keeps open; a query or a sort,
-/// which lists the whole library, one at a time, so that they bound memory and leave the
-/// pages their places.
+/// pages showed, searched or not, is kept as JSON for the library's revision
+/// (``AlbumJSONCache``). Pages are read a few at a time, within the connections the store
+/// keeps open; a query or a sort, which may list the whole library, one at a time, so that
+/// they bound memory and leave the pages their places.
 final class LibraryGateway: Sendable {
     private let library: Library
     private let gate = Gate(places: 1)
@@ -28,6 +28,8 @@ final class LibraryGateway: Sendable {
     var location: String { library.location }
     /// The backend's feed of other writers' saves, when it has one (``LibraryWatcher``).
     var changeFeed: (any StorageChangeFeed)? { library.changeFeed }
+    /// The backend's notices between processes and hosts, when it carries them (``CoverRequestRelay``).
+    var notices: (any StorageNotices)? { library.notices }
     /// The reading limits uploads are held to.
     var limits: Limits { library.configuration.limits }
     /// The library folder: uploads and exports are written inside it.
@@ -36,24 +38,35 @@ final class LibraryGateway: Sendable {
     // MARK: Reads
 
     /// `limit` albums from `offset` of those `query` matches in `order` (see
-    /// ``Library/page(matching:order:offset:limit:)``), written out. A page without a query or
-    /// an order is made of the albums' JSON kept for the library's revision when every album
-    /// of it is kept (``AlbumJSONCache``): then it costs one read of the revision.
+    /// ``Library/page(matching:order:offset:limit:)``), written out. A page kept for the
+    /// library's revision (``AlbumJSONCache``) costs one read of the revision, a search's page
+    /// too: it is looked for beside the plain pages, not behind a search of another query.
     func page(matching query: AlbumQuery, order: AlbumSort, offset: Int, limit: Int) async throws -> WrittenPage {
-        guard query.isEmpty, order.keys.isEmpty else {
-            return WrittenPage(try await listings.run { try await library.page(matching: query, order: order, offset: offset, limit: limit) })
-        }
-        return try await pages.run {
-            let current = await self.current
-            guard let revision = try await library.revision() else {
-                return WrittenPage(try await library.page(offset: offset, limit: limit))
-            }
-            if let page = written.page(at: revision, offset: offset, limit: limit, current: current) { return page }
-            let page = WrittenPage(try await library.page(offset: offset, limit: limit))
-            // Kept only when no save came between the reads (revisions only grow).
-            if try await library.revision() == revision { written.keep(page, from: offset, at: revision) }
-            return page
-        }
+        let request = PageRequest(query: query, order: order, offset: offset, limit: limit)
+        let read = { WrittenPage(try await self.library.page(matching: query, order: order, offset: offset, limit: limit)) }
+        guard !request.isPlain else { return try await pages.run { try await kept(request, else: read) } }
+        if let page = try await pages.run({ try await kept(request) }) { return page }
+        // Asked again once a listing's place is free: the listing before may have kept it.
+        return try await listings.run { try await kept(request, else: read) }
+    }
+
+    /// The page `request` asks for as kept for the library's revision, nil when it is not.
+    private func kept(_ request: PageRequest) async throws -> WrittenPage? {
+        let current = await self.current
+        guard let revision = try await library.revision() else { return nil }
+        return written.page(request, at: revision, current: current)
+    }
+
+    /// The page `request` asks for as kept for the library's revision, else the page `read`
+    /// reads, kept unless a save came between the reads (revisions only grow). Backends
+    /// without a revision keep nothing.
+    private func kept(_ request: PageRequest, else read: () async throws -> WrittenPage) async throws -> WrittenPage {
+        let current = await self.current
+        guard let revision = try await library.revision() else { return try await read() }
+        if let page = written.page(request, at: revision, current: current) { return page }
+        let page = try await read()
+        if try await library.revision() == revision { written.keep(page, for: request, at: revision) }
+        return page
     }
 
     /// The album `reference` names, with its position and cover.

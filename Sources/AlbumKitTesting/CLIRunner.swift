@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs the built `albumkit` binary in a sandbox of its own: a fresh folder as working
 /// directory, HOME and XDG folders inside it, so no test touches the user's library.
-public struct CLIRunner {
+public struct CLIRunner: Sendable {
     /// What one run printed and returned.
     public struct Result: Sendable {
         public let status: Int32

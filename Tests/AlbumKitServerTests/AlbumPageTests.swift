@@ -13,10 +13,9 @@ import Testing
 /// (point reads of its range, one lookup of its covers), `q` and `sort` take the language of
 /// `albumkit list`, and a change does not read the library again.
 @Suite struct AlbumPageTests {
-    /// 300 albums, each with a cover of its own stored in the database, every third failed
-    /// to fetch; the library behind a counter of every call into the backend.
-    private static func library(in folder: URL) async throws -> (Library, BackendCalls) {
-        let storage = SQLiteStorage(file: folder.appendingPathComponent("library.sqlite"))
+    /// 300 albums, each with a cover of its own stored in the database, and one without, in
+    /// a new library on `storage`; the library behind a counter of every call into the backend.
+    static func library(on storage: any StorageBackend) async throws -> (Library, BackendCalls) {
         try await storage.create()
         var records: [AlbumRecord] = []
         for index in 1...300 {
@@ -39,7 +38,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albumkit-page-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (library, calls) = try await library(in: folder)
+        let (library, calls) = try await library(on: SQLiteStorage(file: folder.appendingPathComponent("library.sqlite")))
         let gateway = LibraryGateway(library: library)
         let router = AlbumServer.router(gateway: gateway, feed: EventFeed(hub: gateway.hub), settings: try ServeSettings())
         try await Application(router: router).test(.live) { client in try await body(library, calls, client) }
@@ -180,7 +179,14 @@ struct CountingStorage: StorageBackend {
 
     var location: String { base.location }
     var covers: any CoverStore { CountingCovers(base: base.covers, calls: calls) }
-    var pointReads: (any LibraryPointReads)? { base.pointReads.map { CountingReads(base: $0, calls: calls) } }
+    /// The base's point reads counted; its text search too when it has one, so queries take
+    /// the path they take in `serve`.
+    var pointReads: (any LibraryPointReads)? {
+        guard let reads = base.pointReads else { return nil }
+        let counted = CountingReads(base: reads, calls: calls)
+        guard let search = reads as? any LibraryTextSearch else { return counted }
+        return CountingSearch(reads: counted, base: search)
+    }
     func exists() async throws -> Bool { calls.called(); return try await base.exists() }
     func create() async throws { try await base.create() }
     func load() async throws -> LibrarySnapshot { calls.called(whole: true); return try await base.load() }
@@ -203,6 +209,39 @@ struct CountingReads: LibraryPointReads {
     func contains(_ id: AlbumID) async throws -> Bool { calls.called(); return try await base.contains(id) }
     func firstIndex(ofDuplicateKey key: String) async throws -> Int? { calls.called(); return try await base.firstIndex(ofDuplicateKey: key) }
     func revision() async throws -> Int64? { calls.called(); return try await base.revision() }
+}
+
+/// A text search that counts every call into `base` (its point reads through `reads`).
+struct CountingSearch: LibraryTextSearch {
+    let reads: CountingReads
+    let base: any LibraryTextSearch
+
+    func state() async throws -> LibraryState { try await reads.state() }
+    func count() async throws -> Int { try await reads.count() }
+    func albums(in range: Range<Int>) async throws -> [Album] { try await reads.albums(in: range) }
+    func index(of id: AlbumID) async throws -> Int? { try await reads.index(of: id) }
+    func contains(_ id: AlbumID) async throws -> Bool { try await reads.contains(id) }
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int? { try await reads.firstIndex(ofDuplicateKey: key) }
+    func revision() async throws -> Int64? { try await reads.revision() }
+
+    func places(holding words: [SearchWord]) async throws -> (generation: Int64, places: [Double]) {
+        reads.calls.called()
+        return try await base.places(holding: words)
+    }
+    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where keep: @escaping @Sendable (Album) -> Bool)
+        async throws -> (generation: Int64, places: [Double], albums: [Album])
+    {
+        reads.calls.called()
+        return try await base.matches(holding: words, details: details, albums: albums, where: keep)
+    }
+    func albums(at places: [Double], details: Set<AlbumField>, current: AlbumID?, generation: Int64) async throws -> PlacedAlbums {
+        reads.calls.called()
+        return try await base.albums(at: places, details: details, current: current, generation: generation)
+    }
+    func positions(of places: [Double], generation: Int64) async throws -> [Int] {
+        reads.calls.called()
+        return try await base.positions(of: places, generation: generation)
+    }
 }
 
 struct CountingCovers: CoverStore {

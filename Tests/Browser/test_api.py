@@ -270,6 +270,7 @@ def test_the_current_album_is_read_whole_while_another_client_removes_it(tmp_pat
         done.set()
         for reader in readers:
             reader.join()
+        sandbox.close()  # made here, not by the fixture: its server would outlive the test
     assert answers and all(status == 200 for status, _ in answers), [answer for answer in answers if answer[0] != 200][:3]
 
 

@@ -289,22 +289,22 @@ def test_a_cover_failure_reason_is_kept_across_a_reload(page, starter):
         covers.close()
 
 
-def test_a_cover_fetched_by_another_process_shows_a_spinner(page, starter):
+def watch_a_fetch_elsewhere(page, server, fetching, covers):
+    """Adds an album whose cover fails the first time through `fetching` (a sandbox), shows it
+    on the page of `server`, then runs `albumkit covers fetch` for it from `fetching`: the page
+    must show the spinner while the cover is held back, then the cover. Returns the process."""
     import subprocess
     from conftest import BINARY
-    sandbox, server = starter
-    covers = SlowCovers(delay=60)
-    fetch = None
+    fetching.run("add", "--title", "Fetched elsewhere", "--artist", "Another process", "--cover", covers.url + "/later.png")
+    album = fetching.albums()["albums"][-1]
+    assert album["cover"] == "failed"
+    open_page(page, server)
+    page.locator("#scroller").focus()
+    page.keyboard.press("End")
+    page.wait_for_selector(".cell.current .failed-mark")
+    fetch = subprocess.Popen([str(BINARY), "covers", "fetch", album["id"]], cwd=fetching.folder, env=fetching.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        sandbox.run("add", "--title", "Fetched elsewhere", "--artist", "Another process", "--cover", covers.url + "/later.png")
-        album = sandbox.albums()["albums"][-1]
-        assert album["cover"] == "failed"
-        open_page(page, server)
-        page.locator("#scroller").focus()
-        page.keyboard.press("End")
-        page.wait_for_selector(".cell.current .failed-mark")
-        fetch = subprocess.Popen([str(BINARY), "covers", "fetch", album["id"]], cwd=sandbox.folder, env=sandbox.env,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         page.wait_for_selector(".cell.current .spinner", timeout=15_000)
         assert page.locator("#details [data-field=cover]").inner_text() == "fetching…"
         shot(page, "cover-spinner-other-process")
@@ -312,12 +312,38 @@ def test_a_cover_fetched_by_another_process_shows_a_spinner(page, starter):
         assert fetch.wait(60) == 0, fetch.stderr.read()
         page.wait_for_selector(".cell.current img", timeout=15_000)
         assert page.locator(".cell.current .spinner").count() == 0
-        assert not (sandbox.library / "fetching-covers").exists(), "the fetching process left its notice"
     finally:
-        if fetch and fetch.poll() is None:
+        if fetch.poll() is None:
             fetch.kill()
             fetch.communicate()
+
+
+def test_a_cover_fetched_by_another_process_shows_a_spinner(page, starter):
+    sandbox, server = starter
+    covers = SlowCovers(delay=60)
+    try:
+        watch_a_fetch_elsewhere(page, server, sandbox, covers)
+        assert not (sandbox.library / "fetching-covers").exists(), "the fetching process left its notice"
+    finally:
         covers.close()
+
+
+def test_a_cover_fetched_on_another_host_shows_a_spinner(page, tmp_path, postgres_url):
+    """Two hosts over one PostgreSQL library, each with a library folder of its own: a
+    `covers fetch` run on one is seen spinning, then done, by the page of the other's serve."""
+    from conftest import Sandbox
+    env = {"ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": postgres_url}
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    fetching, serving = Sandbox(tmp_path / "one", env), Sandbox(tmp_path / "two", env)
+    covers = SlowCovers(delay=60)
+    try:
+        fetching.run("init", "--starter")
+        watch_a_fetch_elsewhere(page, serving.start(), fetching, covers)
+    finally:
+        covers.close()
+        fetching.close()
+        serving.close()
 
 
 def test_every_field_and_the_tracks_are_shown_and_edited(page, starter):

@@ -5,7 +5,7 @@ import Testing
 @testable import PostgresStorage
 
 /// A save by another writer (another backend on the same database stands for another
-/// process) reaches a listener through `LISTEN`/`NOTIFY`.
+/// process) reaches a listener through `LISTEN`/`NOTIFY`, and so do another's notices.
 @Suite(.enabled(if: TestServer.enabled, TestServer.skipNote))
 struct PostgresChangeFeedTests {
     @Test func aSaveByAnotherWriterIsTold() async throws {
@@ -32,5 +32,37 @@ struct PostgresChangeFeedTests {
             return first
         }
         #expect(told, "a save after the stream listened was not told within 10 s")
+    }
+
+    /// Notices posted through one backend reach another's stream, in the order posted. The
+    /// stream says nothing once it listens, so the pair is posted again until one arrives.
+    @Test func noticesReachAnotherBackendInOrder() async throws {
+        let url = try await TestServer.freshDatabase()
+        let listener = try PostgresStorage(url: url)
+        try await listener.create()
+        let poster = try PostgresStorage(url: url)
+        let notices = listener.notices()
+        let heard = try await withThrowingTaskGroup(of: [String]?.self) { group in
+            group.addTask {
+                var heard: [String] = []
+                for try await notice in notices {
+                    guard notice == "first" || !heard.isEmpty else { continue }
+                    heard.append(notice)
+                    if heard.count == 2 { return heard }
+                }
+                return nil
+            }
+            group.addTask {
+                for _ in 0..<50 {
+                    try await poster.post(["first", "second: 'quoted' \\ and ü"])
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        #expect(heard == ["first", "second: 'quoted' \\ and ü"], "notices heard within 10 s: \(String(describing: heard))")
     }
 }

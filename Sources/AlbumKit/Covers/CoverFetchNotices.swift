@@ -1,15 +1,30 @@
 import Foundation
+import Synchronization
 
-/// The covers the processes on this machine are fetching for a library, so that `serve`
-/// shows a spinner for a fetch another process started (`albumkit covers fetch`) and stops it
-/// when that ends: the hub's `cover.*` events live in the process that publishes them. A
-/// fetching process appends each of its cover events, as the JSON line `--events` writes
-/// (``LibraryEvent/jsonLine(at:)``), to a file of its own, `fetching-covers/PID.jsonl` in
-/// the library folder, and removes the file when it is done; a reader takes the new lines of
-/// the files whose process is alive.
+/// The covers other processes are fetching for a library, so that `serve` shows a spinner for
+/// a fetch another process started (`albumkit covers fetch`) and stops it when that ends: the
+/// hub's `cover.*` events live in the process that publishes them. A fetching process passes
+/// each of its cover events on as the JSON line `--events` writes
+/// (``LibraryEvent/jsonLine(at:)``):
+/// - through the storage when it carries notices (``StorageNotices``: PostgreSQL), so every
+///   host over the same database hears them, each line after the fetching process's token,
+///   by which a process knows its own;
+/// - else in a file of its own in the library folder, `fetching-covers/PID.jsonl`, removed
+///   when it is done; a reader takes the new lines of the files whose process is alive.
 public enum CoverFetchNotices {
     /// The folder of notices in `libraryDirectory`.
     public static func folder(in libraryDirectory: URL) -> URL { libraryDirectory.appendingPathComponent("fetching-covers") }
+
+    /// What tells this process's notices from others' (``StorageNotices`` carry every
+    /// process's, this one's included).
+    private static let token = UUID().uuidString
+
+    /// The event `notice` (a ``StorageNotices`` notice) carries, as its JSON line; nil when
+    /// this process posted it (its events are on its own hub) or it has no token.
+    public static func line(of notice: String) -> String? {
+        guard let space = notice.firstIndex(of: " "), notice[..<space] != token else { return nil }
+        return String(notice[notice.index(after: space)...])
+    }
 
     /// Whether `name` is the notice file (`PID.jsonl`) of a process that is alive.
     static func isAlive(_ name: String) -> Bool {
@@ -17,44 +32,96 @@ public enum CoverFetchNotices {
         return kill(pid, 0) == 0 || errno == EPERM
     }
 
-    /// This process's notice file, written from the cover events of a hub until ``end()``
-    /// removes it.
+    /// This process's cover events, passed on from a hub until ``end()``: through `notices`
+    /// when the storage has them, else in this process's notice file.
     final class Announcement: Sendable {
-        private let path: String
-        private let descriptor: Int32
         private let subscription: HubSubscription
+        private let ending: @Sendable () async -> Void
 
-        /// Starts noting the cover events of `hub`; nil when the folder cannot be written
+        /// Starts passing on the cover events of `hub`; nil when the folder cannot be written
         /// (nobody is told, and the fetch goes on).
-        init?(libraryDirectory: URL, hub: NotificationHub) {
-            let folder = CoverFetchNotices.folder(in: libraryDirectory)
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            // What processes killed mid-fetch left says nothing any more.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !CoverFetchNotices.isAlive(name) {
-                unlink(folder.appendingPathComponent(name).path)
+        init?(libraryDirectory: URL, notices: (any StorageNotices)?, hub: NotificationHub) {
+            let pass: @Sendable (String) -> Void
+            if let notices {
+                let poster = NoticePoster(notices)
+                pass = { poster.add(CoverFetchNotices.token + " " + $0) }
+                ending = { await poster.finish() }
+            } else {
+                let folder = CoverFetchNotices.folder(in: libraryDirectory)
+                try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                // What processes killed mid-fetch left says nothing any more.
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !CoverFetchNotices.isAlive(name) {
+                    unlink(folder.appendingPathComponent(name).path)
+                }
+                let path = folder.appendingPathComponent("\(getpid()).jsonl").path
+                let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+                guard descriptor >= 0 else { return nil }
+                pass = { line in
+                    let bytes = Array((line + "\n").utf8)
+                    // One write per line: O_APPEND keeps each whole, whatever reads meanwhile.
+                    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                }
+                // The folder goes too when no other process has a file there (a process
+                // creating one meanwhile then tells nobody; its fetch goes on).
+                ending = {
+                    close(descriptor)
+                    unlink(path)
+                    rmdir(folder.path)
+                }
             }
-            path = folder.appendingPathComponent("\(getpid()).jsonl").path
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { return nil }
-            self.descriptor = descriptor
             subscription = hub.subscribe { event in
                 switch event {
-                case .coverRequested, .coverFetched, .coverCached, .coverFailed: break
+                case .coverRequested, .coverFetched, .coverCached, .coverFailed: pass(event.jsonLine(at: Date()))
                 default: return
                 }
-                let line = Array((event.jsonLine(at: Date()) + "\n").utf8)
-                // One write per line: O_APPEND keeps each whole, whatever reads meanwhile.
-                _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             }
         }
 
-        /// Stops noting and removes the file, and the folder when no other process has a file
-        /// there (a process creating one meanwhile then tells nobody; its fetch goes on).
-        func end() {
+        /// Stops passing events on, once every one has gone out, and removes the file.
+        func end() async {
             subscription.cancel()
-            close(descriptor)
-            unlink(path)
-            rmdir((path as NSString).deletingLastPathComponent)
+            await ending()
+        }
+    }
+
+    /// Posts notices in order from a task of its own, as many as are waiting at a time, so
+    /// that a hub subscriber never waits for the storage.
+    private final class NoticePoster: Sendable {
+        /// The notices added and not yet taken for posting.
+        private final class Waiting: Sendable {
+            private let notices = Mutex<[String]>([])
+            func add(_ notice: String) { notices.withLock { $0.append(notice) } }
+            func take() -> [String] { notices.withLock { notices in defer { notices = [] }; return notices } }
+        }
+
+        private let waiting: Waiting
+        private let wake: AsyncStream<Void>.Continuation
+        private let posting: Task<Void, Never>
+
+        init(_ notices: any StorageNotices) {
+            let (woken, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            let waiting = Waiting()
+            self.waiting = waiting
+            self.wake = wake
+            posting = Task {
+                for await _ in woken {
+                    let taken = waiting.take()
+                    // A notice the storage cannot take is lost: the fetch goes on.
+                    if !taken.isEmpty { try? await notices.post(taken) }
+                }
+            }
+        }
+
+        /// Posts `notice` after those added before.
+        func add(_ notice: String) {
+            waiting.add(notice)
+            wake.yield()
+        }
+
+        /// Returns once every notice added is posted.
+        func finish() async {
+            wake.finish()
+            await posting.value
         }
     }
 

@@ -62,48 +62,62 @@ extension Library {
     /// lookup services answered before. Returns what happened.
     public func fetchCovers(of references: [AlbumReference]? = nil, all: Bool = false, offline: Bool = false) async throws -> CoverFetchSummary {
         // Other processes (`serve`) learn of each request meanwhile (``CoverFetchNotices``).
-        let announcement = CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, hub: hub)
-        defer { announcement?.end() }
-        let service = try makeCoverService(offline: offline)
-        var chosen: [Album] = []
-        if let references {
-            for reference in references { chosen.append(try await album(reference).album) }
-        } else {
-            for album in try await albums() {
-                if album.coverUrl == nil {
-                    if service.findsByAlbum { chosen.append(album) }
-                    continue
+        try await announcingCoverEvents {
+            let service = try makeCoverService(offline: offline)
+            var chosen: [Album] = []
+            if let references {
+                for reference in references { chosen.append(try await album(reference).album) }
+            } else {
+                for album in try await albums() {
+                    if album.coverUrl == nil {
+                        if service.findsByAlbum { chosen.append(album) }
+                        continue
+                    }
+                    let state = await coverState(of: album)
+                    if all || state != .stored { chosen.append(album) }
                 }
-                let state = await coverState(of: album)
-                if all || state != .stored { chosen.append(album) }
             }
+            LeftoverFiles.sweepCovers(of: storage.covers)
+            for album in chosen where album.coverUrl != nil || service.findsByAlbum {
+                hub.publish(.coverRequested(album.id, reference: album.coverUrl ?? ""))
+                service.request(album)
+            }
+            return try await service.finish()
         }
-        LeftoverFiles.sweepCovers(of: storage.covers)
-        for album in chosen where album.coverUrl != nil || service.findsByAlbum {
-            hub.publish(.coverRequested(album.id, reference: album.coverUrl ?? ""))
-            service.request(album)
-        }
-        return try await service.finish()
     }
 
     /// Runs `body` with a cover service answering every `cover.requested` on the hub, then
     /// waits for every fetch it started and returns what `body` returned and what happened.
     /// Other processes (`serve`) learn of each request meanwhile (``CoverFetchNotices``).
     public func fetchingCovers<Result>(_ body: () async throws -> Result) async throws -> (result: Result, covers: CoverFetchSummary) {
-        let announcement = CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, hub: hub)
-        defer { announcement?.end() }
-        let service = try makeCoverService()
-        LeftoverFiles.sweepCovers(of: storage.covers)
-        let subscription = service.attach()
-        defer { subscription.cancel() }
-        let result: Result
+        try await announcingCoverEvents {
+            let service = try makeCoverService()
+            LeftoverFiles.sweepCovers(of: storage.covers)
+            let subscription = service.attach()
+            defer { subscription.cancel() }
+            let result: Result
+            do {
+                result = try await body()
+            } catch {
+                _ = try? await service.finish()
+                throw error
+            }
+            return (result, try await service.finish())
+        }
+    }
+
+    /// Runs `body` with the hub's cover events passed on to other processes and hosts
+    /// (``CoverFetchNotices``), every one of them gone out when it returns.
+    private func announcingCoverEvents<T>(_ body: () async throws -> T) async throws -> T {
+        let announcement = CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, notices: notices, hub: hub)
         do {
-            result = try await body()
+            let result = try await body()
+            await announcement?.end()
+            return result
         } catch {
-            _ = try? await service.finish()
+            await announcement?.end()
             throw error
         }
-        return (result, try await service.finish())
     }
 
     /// A cover service for this library, with the fetcher chain `covers.fetchers` names;

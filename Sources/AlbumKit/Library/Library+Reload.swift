@@ -29,4 +29,8 @@ extension Library {
 
     /// The backend's feed of saves by any writer, when it has one (PostgreSQL's NOTIFY).
     public nonisolated var changeFeed: (any StorageChangeFeed)? { storage as? any StorageChangeFeed }
+
+    /// The backend's notices between processes and hosts, when it carries them (PostgreSQL's
+    /// NOTIFY); the cover events of a fetch go through them (``CoverFetchNotices``).
+    public nonisolated var notices: (any StorageNotices)? { storage as? any StorageNotices }
 }

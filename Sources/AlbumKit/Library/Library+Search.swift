@@ -90,14 +90,11 @@ extension Library {
     }
 
     /// The albums at `places` (increasing) with their positions, and their covers judged when
-    /// `covers`; throws ``LibraryMovedOn`` when one is gone.
+    /// `covers`; throws ``LibraryMovedOn`` when the library moved on.
     private func listed(
         at places: [Double], details: Set<AlbumField>, generation: Int64, covers: Bool, in search: any LibraryTextSearch
     ) async throws -> [ListedAlbum] {
-        let albums = try await search.albums(at: places, details: details, generation: generation)
-        guard albums.count == places.count else { throw LibraryMovedOn() }
-        let positions = try await search.positions(of: places, generation: generation)
-        let positioned = zip(positions, albums).map { (position: $0, album: $1) }
+        let positioned = try await search.albums(at: places, details: details, current: nil, generation: generation).albums
         if covers { return await entries(positioned).map(\.listed) }
         return positioned.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: .none) }
     }
@@ -110,14 +107,12 @@ extension Library {
             guard let matches = try await searchedMatches(query, order) else { return nil }
             let slice = Array(matches.places.dropFirst(offset).prefix(limit))
             do {
-                let inOrder = slice.sorted()
-                let albums = try await listed(at: inOrder, details: Set(AlbumField.all), generation: matches.generation, covers: false, in: search)
-                let byPlace = Dictionary(uniqueKeysWithValues: zip(inOrder, albums.map { (position: $0.position - 1, album: $0.album) }))
+                // The page's albums, their positions and the current album's: one read.
                 let current = memento.current
-                var currentPosition: Int?
-                if let current, let (place, position) = try await search.place(of: current, generation: matches.generation), matches.holds(place) {
-                    currentPosition = position + 1
-                }
+                let inOrder = slice.sorted()
+                let read = try await search.albums(at: inOrder, details: Set(AlbumField.all), current: current, generation: matches.generation)
+                let byPlace = Dictionary(uniqueKeysWithValues: zip(inOrder, read.albums))
+                let currentPosition = read.current.flatMap { matches.holds($0.place) ? $0.position + 1 : nil }
                 return AlbumPage(
                     albums: await entries(slice.map { byPlace[$0]! }), total: matches.places.count, current: current, currentPosition: currentPosition)
             } catch is LibraryMovedOn {

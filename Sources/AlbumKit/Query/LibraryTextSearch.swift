@@ -16,15 +16,27 @@ package protocol LibraryTextSearch: LibraryPointReads {
     /// `details` names; and the generation they were read at.
     func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where keep: @escaping @Sendable (Album) -> Bool)
         async throws -> (generation: Int64, places: [Double], albums: [Album])
-    /// The albums at `places` (increasing), their details those `details` names. Throws
+    /// The albums at `places` (increasing), their details those `details` names, each with
+    /// its 0-based position; and, when `current` is given and the library holds it, that
+    /// album's place and 0-based position: one state of the library, read in one go. Throws
     /// ``LibraryMovedOn`` when the library is no longer at `generation`.
-    func albums(at places: [Double], details: Set<AlbumField>, generation: Int64) async throws -> [Album]
+    func albums(at places: [Double], details: Set<AlbumField>, current: AlbumID?, generation: Int64) async throws -> PlacedAlbums
     /// The 0-based positions of the albums at `places` (increasing). Throws ``LibraryMovedOn``
     /// when the library is no longer at `generation`.
     func positions(of places: [Double], generation: Int64) async throws -> [Int]
-    /// The place and 0-based position of the album `id`, if the library holds it. Throws
-    /// ``LibraryMovedOn`` when the library is no longer at `generation`.
-    func place(of id: AlbumID, generation: Int64) async throws -> (place: Double, position: Int)?
+}
+
+/// Albums read at their places (``LibraryTextSearch/albums(at:details:current:generation:)``).
+package struct PlacedAlbums: Sendable {
+    /// The albums, each with its 0-based position, in the order of their places.
+    package var albums: [(position: Int, album: Album)]
+    /// The current album's place and 0-based position, when asked for and held.
+    package var current: (place: Double, position: Int)?
+
+    package init(albums: [(position: Int, album: Album)], current: (place: Double, position: Int)?) {
+        self.albums = albums
+        self.current = current
+    }
 }
 
 /// A library changed between two reads of a ``LibraryTextSearch`` that must see one state:

@@ -26,20 +26,39 @@ struct WrittenPage: Sendable {
     }
 }
 
-/// The JSON of the albums pages showed, kept for one revision of the library
-/// (``Library/revision()``), so each album of a page is read and written once per revision
-/// rather than once per request: reading an album's details and writing its JSON took half of
-/// a `GET /api/albums?limit=100` of collectors' albums (BENCHMARKS.md, issue 37). Everything a
-/// page without a query says is fixed by the revision: the albums at each position, the
-/// library's size, and the covers' states (a cover's bytes are stored before the save that
-/// names them, and only covers no album names are ever removed). The first page read at a
-/// newer revision drops what was kept. At most ``capacity`` albums are kept; a page that would
-/// pass it starts afresh, so memory stays bounded whatever the library's size.
+/// What a page asks for: `limit` albums from the 0-based `offset` of those `query` matches in
+/// `order`.
+struct PageRequest: Sendable, Hashable {
+    var query: AlbumQuery
+    var order: AlbumSort
+    var offset: Int
+    var limit: Int
+
+    /// Whether the page is a range of the library in its own order (no query, no sort).
+    var isPlain: Bool { query.isEmpty && order.keys.isEmpty }
+}
+
+/// The JSON of the pages shown, kept for one revision of the library
+/// (``Library/revision()``), so a page is read and written once per revision rather than once
+/// per request: reading an album's details and writing its JSON took half of a
+/// `GET /api/albums?limit=100` of collectors' albums, and a search's page cost several database
+/// round trips (BENCHMARKS.md, issue 37). Everything a page says is fixed by the revision and
+/// the current album: the albums at each position, the matches of a query and their order,
+/// the library's size, and the covers' states (a cover's bytes are stored before the save
+/// that names them, and only covers no album names are ever removed).
+///
+/// Plain pages keep each album by position, so any page inside those shown is made of them;
+/// the first page read at a newer revision drops what was kept, and at most ``capacity``
+/// albums are kept (a page that would pass it starts afresh). Pages of a query or a sort are
+/// kept whole, the most recently used first, within ``capacity`` albums too; keeping one at a
+/// newer revision drops those of older ones. So memory stays bounded whatever the library's
+/// size.
 final class AlbumJSONCache: Sendable {
-    /// The most albums kept (about 1.4 KB each for an album with a dozen tracks).
+    /// The most albums kept by plain pages, and again by searched ones (about 1.4 KB each for
+    /// an album with a dozen tracks).
     static let capacity = 4096
 
-    private struct Kept {
+    private struct Plain {
         var revision: Int64
         var total: Int
         var current: AlbumID?
@@ -48,34 +67,63 @@ final class AlbumJSONCache: Sendable {
         var albums: [Int: [UInt8]] = [:]
     }
 
-    private let kept = Mutex<Kept?>(nil)
+    private struct Searched {
+        var request: PageRequest
+        var revision: Int64
+        var page: WrittenPage
+    }
 
-    /// The page of `limit` albums from the 0-based `offset` at `revision` with `current` as the
-    /// current album, when every album of it is kept; nil otherwise.
-    func page(at revision: Int64, offset: Int, limit: Int, current: AlbumID?) -> WrittenPage? {
+    private struct Kept {
+        var plain: Plain?
+        /// The least recently used first.
+        var searched: [Searched] = []
+    }
+
+    private let kept = Mutex(Kept())
+
+    /// The page `request` asks for at `revision` with `current` as the current album, when it
+    /// is kept whole; nil otherwise.
+    func page(_ request: PageRequest, at revision: Int64, current: AlbumID?) -> WrittenPage? {
         kept.withLock { kept in
-            guard let kept, kept.revision == revision, kept.current == current else { return nil }
-            let positions = (offset + 1)..<(min(kept.total, offset + limit) + 1)
+            guard request.isPlain else {
+                guard let index = kept.searched.firstIndex(where: { $0.request == request }) else { return nil }
+                let found = kept.searched.remove(at: index)
+                guard found.revision == revision, found.page.current == current else { return nil }
+                kept.searched.append(found)
+                return found.page
+            }
+            guard let plain = kept.plain, plain.revision == revision, plain.current == current else { return nil }
+            let positions = (request.offset + 1)..<(min(plain.total, request.offset + request.limit) + 1)
             var albums: [[UInt8]] = []
             albums.reserveCapacity(positions.count)
             for position in positions {
-                guard let album = kept.albums[position] else { return nil }
+                guard let album = plain.albums[position] else { return nil }
                 albums.append(album)
             }
-            return WrittenPage(albums: albums, total: kept.total, current: current, currentPosition: kept.currentPosition)
+            return WrittenPage(albums: albums, total: plain.total, current: current, currentPosition: plain.currentPosition)
         }
     }
 
-    /// Keeps `page`, read at `revision` from the 0-based `offset`.
-    func keep(_ page: WrittenPage, from offset: Int, at revision: Int64) {
+    /// Keeps `page`, the answer to `request` read at `revision`.
+    func keep(_ page: WrittenPage, for request: PageRequest, at revision: Int64) {
         kept.withLock { kept in
-            if let newer = kept?.revision, newer > revision { return }
-            if kept?.revision != revision || kept!.albums.count + page.albums.count > Self.capacity {
-                kept = Kept(revision: revision, total: page.total)
+            guard request.isPlain else {
+                if kept.searched.contains(where: { $0.revision > revision }) { return }
+                kept.searched.removeAll { $0.request == request || $0.revision < revision }
+                kept.searched.append(Searched(request: request, revision: revision, page: page))
+                var albums = kept.searched.reduce(0) { $0 + $1.page.albums.count }
+                while albums > Self.capacity, kept.searched.count > 1 {
+                    albums -= kept.searched.removeFirst().page.albums.count
+                }
+                return
             }
-            kept!.current = page.current
-            kept!.currentPosition = page.currentPosition
-            for (index, album) in page.albums.enumerated() { kept!.albums[offset + 1 + index] = album }
+            if let newer = kept.plain?.revision, newer > revision { return }
+            if kept.plain?.revision != revision || kept.plain!.albums.count + page.albums.count > Self.capacity {
+                kept.plain = Plain(revision: revision, total: page.total)
+            }
+            kept.plain!.current = page.current
+            kept.plain!.currentPosition = page.currentPosition
+            for (index, album) in page.albums.enumerated() { kept.plain!.albums[request.offset + 1 + index] = album }
         }
     }
 }
