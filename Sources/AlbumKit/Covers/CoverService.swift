@@ -51,7 +51,7 @@ public final class CoverService: Sendable {
         var deliveries: [Task<Void, Never>] = []
         /// Results not yet recorded in the memento.
         var unrecorded: [String: CoverResolution] = [:]
-        /// Lookup answers not yet recorded in the memento.
+        /// Lookup answers not yet recorded in the library.
         var unrecordedAnswers: [String: LookupAnswer] = [:]
         /// The save that records them, when one is scheduled.
         var flush: Task<Void, Never>?
