@@ -3,7 +3,8 @@ import Foundation
 
 /// Stores a ``StoredChange`` as row operations on a connection that holds the writer lock:
 /// the edits one run at a time (a run of inserts at following positions is one batch, a run
-/// of removes one range delete), the history steps, the blocks and the memento. Reads the
+/// of removes one range delete), the history steps, the blocks, the lookup answers and the
+/// memento. Reads the
 /// neighbours each edit needs from the rows as they are inside the transaction, so edits
 /// later in a change see the earlier ones.
 struct RowEditor<Connection: RowConnection> {
@@ -37,8 +38,27 @@ struct RowEditor<Connection: RowConnection> {
             try await append(run)
         }
         try await settleBlocks()
-        let state = snapshot.state.json
-        try await connection.execute(RowStoreSQL.saveState, [.integer(generation), .text(state), .integer(Int64(blocks.total))])
+        try await saveLookups(change, snapshot: snapshot)
+        var state = snapshot.state
+        state.lookups = [:]  // kept in their own table
+        try await connection.execute(RowStoreSQL.saveState, [.integer(generation), .text(state.json), .integer(Int64(blocks.total))])
+    }
+
+    // MARK: - Lookup answers
+
+    /// Writes the answers `change` gives; a change that replaces everything replaces them all
+    /// with the snapshot's memento's.
+    private func saveLookups(_ change: StoredChange, snapshot: LibrarySnapshot) async throws {
+        var answers = change.lookups
+        if change.albums == .replaced {
+            try await connection.execute(RowStoreSQL.deleteLookups, [])
+            answers.merge(snapshot.state.lookups) { given, _ in given }
+        }
+        let rows = answers.sorted { $0.key < $1.key }
+        for start in stride(from: 0, to: rows.count, by: RowStoreSQL.lookupBatch) {
+            let batch = rows[start..<min(start + RowStoreSQL.lookupBatch, rows.count)]
+            try await connection.execute(RowStoreSQL.writeLookups(batch.count), batch.flatMap { [SQLValue.text($0.key), .text($0.value.json)] })
+        }
     }
 
     // MARK: - History
@@ -50,7 +70,7 @@ struct RowEditor<Connection: RowConnection> {
             for id in change.droppedSteps { try await connection.execute(RowStoreSQL.deleteStep, [.integer(id)]) }
         }
         for (id, step) in change.addedSteps.sorted(by: { $0.key < $1.key }) {
-            try await connection.execute(RowStoreSQL.writeStep, [.integer(id), .text(String(decoding: try JSONEncoder().encode(step), as: UTF8.self))])
+            try await connection.execute(RowStoreSQL.writeStep, [.integer(id), .text(step.json)])
         }
     }
 

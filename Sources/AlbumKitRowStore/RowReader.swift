@@ -28,6 +28,38 @@ struct RowReader<Connection: RowConnection>: Sendable {
         }
     }
 
+    /// The memento with every lookup answer in it (a whole read of the library).
+    func stateWithAnswers() async throws -> LibraryState {
+        var state = try await state()
+        state.lookups = try await lookupAnswers(try await connection.query(RowStoreSQL.everyLookup, []) { (try $0.text(0), try $0.bytes(1)) })
+        return state
+    }
+
+    /// The lookup answers stored under `keys`.
+    func lookupAnswers(_ keys: [String]) async throws -> [String: LookupAnswer] {
+        let unique = Array(Set(keys))
+        var rows: [(String, Data)] = []
+        for start in stride(from: 0, to: unique.count, by: RowStoreSQL.lookupBatch) {
+            let batch = unique[start..<min(start + RowStoreSQL.lookupBatch, unique.count)]
+            rows += try await connection.query(RowStoreSQL.lookups(count: batch.count), batch.map { .text($0) }) { (try $0.text(0), try $0.bytes(1)) }
+        }
+        return try lookupAnswers(rows)
+    }
+
+    /// The answers of rows of `albumkit_lookups` (key, answer).
+    private func lookupAnswers(_ rows: [(String, Data)]) throws -> [String: LookupAnswer] {
+        var answers: [String: LookupAnswer] = [:]
+        answers.reserveCapacity(rows.count)
+        for (key, data) in rows {
+            do {
+                answers[key] = try LookupAnswer(json: data)
+            } catch {
+                throw self.rows.damaged("table albumkit_lookups, row '\(key)': unreadable (\(error))")
+            }
+        }
+        return answers
+    }
+
     /// The block table.
     func blocks() async throws -> BlockIndex {
         let stored = try await connection.query(RowStoreSQL.blocks, []) { (try $0.real(0), Int(try $0.integer(1))) }

@@ -2,7 +2,8 @@ import AlbumKit
 import Synchronization
 
 /// A library kept as database rows — one row per album ordered by a sort key, a row per
-/// history step, the memento as JSON, covers as blobs — with the engine behind a small
+/// history step, the memento as JSON, a row per lookup answer (read by key: the memento point
+/// reads hand over leaves them out), covers as blobs — with the engine behind a small
 /// ``RowStoreDriver``. SQLite and PostgreSQL are two drivers of this one store.
 ///
 /// Every command costs what it touches: the memento, the count, albums by position and the
@@ -46,21 +47,24 @@ public final class RowStore<Driver: RowStoreDriver>: Sendable {
         remembered.withLock { $0 = nil }
     }
 
-    /// Every album and the memento, in one reading transaction.
+    /// Every album and the memento with its lookup answers, in one reading transaction.
     public func load() async throws -> LibrarySnapshot {
         try await withReader(transaction: true) { reader in
-            let state = try await reader.state()
+            let state = try await reader.stateWithAnswers()
             return LibrarySnapshot(albums: try await reader.everyAlbum(), state: state)
         }
     }
 
-    /// The memento, then every album in runs of at most `size`, in one reading transaction;
+    /// The memento (with its lookup answers, read from their table, when `lookups`), then every
+    /// album in runs of at most `size`, in one reading transaction;
     /// each run is handed over from the reading thread as soon as its last row is read.
     /// The details column is read only when `details` names a field beyond the core six, and
     /// only those fields are parsed.
-    public func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+    public func load(
+        pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void
+    ) async throws {
         try await withReader(transaction: true) { reader in
-            piece(.state(try await reader.state()))
+            piece(.state(lookups ? try await reader.stateWithAnswers() : try await reader.state()))
             try await reader.everyAlbum(inRunsOf: size, details: details) { piece(.albums($0)) }
         }
     }
@@ -169,6 +173,11 @@ struct StoreReads<Driver: RowStoreDriver>: LibraryPointReads {
             try await reader.firstIndex(ofDuplicateKey: key, try await store.blocks(reader).blocks)
         }
     }
+
+    /// From their table, by key.
+    func lookupAnswers(_ keys: [String]) async throws -> [String: LookupAnswer] {
+        try await store.withReader(transaction: keys.count > RowStoreSQL.lookupBatch) { try await $0.lookupAnswers(keys) }
+    }
 }
 
 /// A ``StorageBackend`` that is a ``RowStore``: conforming types (`SQLiteStorage`,
@@ -187,8 +196,10 @@ extension RowStoreBackend {
     public func exists() async throws -> Bool { try await store.exists() }
     public func create() async throws { try await store.create() }
     public func load() async throws -> LibrarySnapshot { try await store.load() }
-    public func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
-        try await store.load(pagesOf: size, details: details, into: piece)
+    public func load(
+        pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void
+    ) async throws {
+        try await store.load(pagesOf: size, details: details, lookups: lookups, into: piece)
     }
     public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await store.steps(ids) }
     public func beginWrite() async throws -> any StorageWriter { try await store.beginWrite() }

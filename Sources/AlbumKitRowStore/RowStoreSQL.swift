@@ -14,6 +14,7 @@ import Foundation
 /// albumkit_state   (id = 1, generation, state, album_count)   the memento as JSON
 /// albumkit_history (id PK, step)                     one history step as JSON per row
 /// albumkit_covers  (sha256, file_extension, bytes)   PK (sha256, file_extension)
+/// albumkit_lookups (key PK, answer)                  a lookup answer as JSON per row (LookupAnswer.json)
 /// ```
 enum RowStoreSQL {
     /// The core six columns and the key, in ``AlbumRowReader/album(_:)``'s order.
@@ -113,6 +114,20 @@ enum RowStoreSQL {
     static let writeStep = "INSERT INTO albumkit_history (id, step) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET step = excluded.step"
     static let deleteStep = "DELETE FROM albumkit_history WHERE id = ?"
     static let deleteSteps = "DELETE FROM albumkit_history"
+
+    static let everyLookup = "SELECT key, answer FROM albumkit_lookups"
+    static let deleteLookups = "DELETE FROM albumkit_lookups"
+    /// Rows per multi-row statement of lookup answers (2 arguments each).
+    static let lookupBatch = 500
+    /// The answers whose key is one of `count` arguments: key, answer.
+    static func lookups(count: Int) -> String {
+        "SELECT key, answer FROM albumkit_lookups WHERE key IN (" + repeatElement("?", count: count).joined(separator: ", ") + ")"
+    }
+    /// `INSERT` of `count` answers (key, answer each), each replacing the one under its key.
+    static func writeLookups(_ count: Int) -> String {
+        "INSERT INTO albumkit_lookups (key, answer) VALUES " + repeatElement("(?, ?)", count: count).joined(separator: ", ")
+            + " ON CONFLICT (key) DO UPDATE SET answer = excluded.answer"
+    }
 
     static let putCover = "INSERT INTO albumkit_covers (sha256, file_extension, bytes) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
     /// `INSERT` of `count` covers (digest, extension, bytes each) that returns the digest and

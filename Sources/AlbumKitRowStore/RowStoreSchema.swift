@@ -11,7 +11,8 @@ import Foundation
 /// it with the library order beside it, version 6 indexes its digest instead (a key too long
 /// for an index entry cannot be stored), version 7 keeps the fields beyond the core six
 /// (SPEC 1) as JSON in a column of their own, version 8 each album's folded text, for queries
-/// the database answers (``LibraryTextSearch``). A library from an
+/// the database answers (``LibraryTextSearch``), version 9 the lookup answers in a table of
+/// their own instead of the memento. A library from an
 /// older albumkit is upgraded in one writing transaction the first time this build connects to
 /// it; one from a newer albumkit is refused, untouched.
 enum RowStoreSchema {
@@ -27,8 +28,10 @@ enum RowStoreSchema {
     static let detailsVersion = 7
     /// The version that added the search columns (``addSearchText(_:_:)``).
     static let searchTextVersion = 8
+    /// The version that moved the lookup answers to their own table (``moveLookupAnswers(_:_:)``).
+    static let lookupsVersion = 9
     /// The version this build writes.
-    static let currentVersion = 8
+    static let currentVersion = 9
 
     /// Creates every table in an empty store, then tunes their storage
     /// (``RowStoreDriver/storageTuning``), inside the caller's creating transaction.
@@ -82,6 +85,7 @@ enum RowStoreSchema {
             if step + 1 == duplicateDigestVersion { try await digestDuplicateKeys(connection) }
             if step + 1 == detailsVersion { try await addDetails(connection) }
             if step + 1 == searchTextVersion { try await addSearchText(connection, driver) }
+            if step + 1 == lookupsVersion { try await moveLookupAnswers(connection, driver) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
     }
@@ -172,5 +176,31 @@ enum RowStoreSchema {
             try await connection.execute(RowStoreSQL.updateSearch, [.text(album.searchCore), .text(album.searchText), .text(album.id.rawValue)])
         }
         for statement in driver.searchIndexes { try await connection.execute(statement, []) }
+    }
+
+    /// Version 9: the lookup answers (SPEC 11) in a table of their own, a row per answer keyed
+    /// as in the memento, moved there from the memento: with an answer for every album looked
+    /// up, the memento every command reads and every change writes had grown to megabytes
+    /// (BENCHMARKS.md, the lookup cache).
+    private static func moveLookupAnswers<Driver: RowStoreDriver>(_ connection: Driver.Connection, _ driver: Driver) async throws {
+        try await connection.execute("CREATE TABLE albumkit_lookups (key text PRIMARY KEY, answer text NOT NULL)", [])
+        let rows = AlbumRowReader(location: driver.location, container: driver.container)
+        guard let data = try await connection.first(RowStoreSQL.state, [], { try $0.bytes(0) }) else {
+            throw rows.damaged("table albumkit_state has no row")
+        }
+        var state: LibraryState
+        do {
+            state = try LibraryState(json: data)
+        } catch {
+            throw rows.damaged("table albumkit_state holds an unreadable memento (\(error))")
+        }
+        guard !state.lookups.isEmpty else { return }
+        let answers = state.lookups.sorted { $0.key < $1.key }
+        for start in stride(from: 0, to: answers.count, by: RowStoreSQL.lookupBatch) {
+            let batch = answers[start..<min(start + RowStoreSQL.lookupBatch, answers.count)]
+            try await connection.execute(RowStoreSQL.writeLookups(batch.count), batch.flatMap { [SQLValue.text($0.key), .text($0.value.json)] })
+        }
+        state.lookups = [:]
+        try await connection.execute("UPDATE albumkit_state SET generation = generation + 1, state = ? WHERE id = 1", [.text(state.json)])
     }
 }

@@ -30,7 +30,7 @@ actor RowStoreWriter<Driver: RowStoreDriver>: StorageWriter {
 
     func load() async throws -> LibrarySnapshot {
         try await guarded { reader, _ in
-            let state = try await reader.state()
+            let state = try await reader.stateWithAnswers()
             return LibrarySnapshot(albums: try await reader.everyAlbum(), state: state)
         }
     }
@@ -49,7 +49,9 @@ actor RowStoreWriter<Driver: RowStoreDriver>: StorageWriter {
             try await store.driver.saving(reader.connection, generation: generation)
             try await reader.connection.execute("COMMIT", [])
             self.locked = nil
-            saved = (snapshot.state, editor.blocks.total)
+            var state = snapshot.state
+            state.lookups = [:]
+            saved = (state, editor.blocks.total)
             store.remember(editor.blocks, at: generation)
         }
     }
@@ -91,6 +93,10 @@ actor RowStoreWriter<Driver: RowStoreDriver>: StorageWriter {
         try await guarded { reader, locked in try await reader.firstIndex(ofDuplicateKey: key, locked.blocks) }
     }
 
+    fileprivate func lookupAnswers(_ keys: [String]) async throws -> [String: LookupAnswer] {
+        try await guarded { reader, _ in try await reader.lookupAnswers(keys) }
+    }
+
     /// Runs `body` holding the lock (taking it when a save released it). A failure closes the
     /// connection, which rolls back and releases the lock, and comes out described.
     private func guarded<T: Sendable>(
@@ -126,4 +132,5 @@ private struct WriterReads<Driver: RowStoreDriver>: LibraryPointReads {
     func albums(in range: Range<Int>) async throws -> [Album] { try await writer.albums(in: range) }
     func index(of id: AlbumID) async throws -> Int? { try await writer.index(of: id) }
     func firstIndex(ofDuplicateKey key: String) async throws -> Int? { try await writer.firstIndex(ofDuplicateKey: key) }
+    func lookupAnswers(_ keys: [String]) async throws -> [String: LookupAnswer] { try await writer.lookupAnswers(keys) }
 }

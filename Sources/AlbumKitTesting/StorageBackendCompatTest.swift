@@ -36,6 +36,7 @@ public struct StorageBackendCompatTest: Sendable {
         case appendedRunFollowsTheEdits
         case importedListIsOneStepInLaterProcesses
         case stateFileRoundTripsExactly
+        case lookupAnswersAreReadByKey
         case concurrentWritersAllLand
         case replaceAllReplacesEverything
         case coverStoreIsContentAddressed
@@ -85,6 +86,7 @@ public struct StorageBackendCompatTest: Sendable {
         case .appendedRunFollowsTheEdits: try await appendedRunFollowsTheEdits(backend)
         case .importedListIsOneStepInLaterProcesses: try await importedListIsOneStep(backend)
         case .stateFileRoundTripsExactly: try await stateFileRoundTrips(backend)
+        case .lookupAnswersAreReadByKey: try await lookupAnswersAreReadByKey(backend)
         case .concurrentWritersAllLand: try await concurrentWritersAllLand(backend)
         case .replaceAllReplacesEverything: try await replaceAllReplacesEverything(backend)
         case .coverStoreIsContentAddressed: try await coverStoreIsContentAddressed(backend)
@@ -369,6 +371,45 @@ public struct StorageBackendCompatTest: Sendable {
         let later = ["itunes search:A Album 2": LookupAnswer(at: Date(timeIntervalSince1970: 1_795_000_003), missed: "no album of that artist and title")]
         try await Library.open(backend, hub: NotificationHub()).recordCovers([:], lookups: later)
         try expect(try await backend.load().state.lookups == file.lookups.merging(later) { $1 }, "lookup answers recorded by a change were not kept")
+    }
+
+    /// The lookup answers are the library's: recorded by a change, read back by key in a later
+    /// process (more keys than one statement takes too), replaced under their key, handed over
+    /// whole by `load()`, and replaced with the library by `replaceAll` (a restore).
+    private func lookupAnswersAreReadByKey(_ backend: any StorageBackend) async throws {
+        try await backend.create()
+        try await Library.open(backend, hub: NotificationHub()).add(AlbumRecord(title: "Kept", artist: "A"))
+        let at = Date(timeIntervalSince1970: 1_795_000_000)
+        var answers: [String: LookupAnswer] = [:]
+        for index in 0..<1_200 {
+            answers["itunes search:A Album \(index)"] = LookupAnswer(at: at + Double(index), ids: ["itunes": "\(index)"], missed: "no artwork \(index)")
+        }
+        let release = "enrich.musicbrainz release:b84ee12a-09ef-421b-82de-0441a926375b"
+        answers[release] = LookupAnswer(at: at, album: CompatFixtures.wholeAlbums()[0])
+        try await Library.open(backend, hub: NotificationHub()).recordCovers([:], lookups: answers)
+        let asked = ["itunes search:A Album 7", "itunes search:A Album 1199", release, "itunes search:never asked"]
+        try expect(
+            try await Library.open(backend, hub: NotificationHub()).lookupAnswers(asked) == answers.filter { asked.contains($0.key) },
+            "a later process must read the answers under the keys it asks, and no others")
+        try expect(
+            try await Library.open(backend, hub: NotificationHub()).lookupAnswers(Array(answers.keys)) == answers,
+            "a later process must read all 1 201 answers when it asks for every key")
+        let found = LookupAnswer(at: at + 9_000, cover: CoverKey(fileName: String(repeating: "cd", count: 32) + ".jpg"), ids: ["itunes": "7"])
+        try await Library.open(backend, hub: NotificationHub()).recordCovers([:], lookups: ["itunes search:A Album 7": found])
+        answers["itunes search:A Album 7"] = found
+        try expect(
+            try await Library.open(backend, hub: NotificationHub()).lookupAnswers(["itunes search:A Album 7"]) == ["itunes search:A Album 7": found],
+            "an answer recorded again under its key must replace the one before")
+        let loaded = try await backend.load()
+        try expect(loaded.state.lookups == answers, "load() must hand over every answer (\(loaded.state.lookups.count) of \(answers.count))")
+        try expect(loaded.albums.map(\.title) == ["Kept"], "recording answers must leave the albums as they were")
+        let restored = ["discogs release:249504": LookupAnswer(at: at, failed: "discogs: timed out")]
+        try await backend.withWriter { writer, _ in
+            try await writer.save(LibrarySnapshot(albums: [], state: LibraryState(lookups: restored)), change: .replaceAll())
+        }
+        try expect(
+            try await Library.open(backend, hub: NotificationHub()).lookupAnswers(Array(answers.keys) + Array(restored.keys)) == restored,
+            "a library replaced (restore) must hold the answers it was replaced with, and none of the old ones")
     }
 
     private func concurrentWritersAllLand(_ backend: any StorageBackend) async throws {
@@ -659,7 +700,7 @@ public struct StorageBackendCompatTest: Sendable {
         try await expectReads(backend, equal: CompatFixtures.albums(count: 1100), after: "undoing every random change")
     }
 
-    /// `load(pagesOf:details:into:)` hands over what `load()` reads: the memento first, then every
+    /// `load(pagesOf:details:lookups:into:)` hands over what `load()` reads: the memento first, then every
     /// album in order in runs of 1 to `size` (none for an empty library).
     private func piecesGiveWhatLoadGives(_ backend: any StorageBackend) async throws {
         try await backend.create()
@@ -680,7 +721,7 @@ public struct StorageBackendCompatTest: Sendable {
         let whole = try await backend.load()
         for details in [Set(AlbumField.all), [], [.label], [.tracks, .fields, .rating]] as [Set<AlbumField>] {
             let gathered = Mutex<[LibraryPiece]>([])
-            try await backend.load(pagesOf: size, details: details) { piece in gathered.withLock { $0.append(piece) } }
+            try await backend.load(pagesOf: size, details: details, lookups: true) { piece in gathered.withLock { $0.append(piece) } }
             let pieces = gathered.withLock { $0 }
             let reading = "after \(what), reading the details \(details.map(\.name).sorted()),"
             guard case .state(let state) = pieces.first else { throw CompatFailure("\(reading) the first piece must be the memento") }

@@ -190,9 +190,9 @@ struct CountingStorage: StorageBackend {
     func exists() async throws -> Bool { calls.called(); return try await base.exists() }
     func create() async throws { try await base.create() }
     func load() async throws -> LibrarySnapshot { calls.called(whole: true); return try await base.load() }
-    func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+    func load(pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
         calls.called(whole: true)
-        try await base.load(pagesOf: size, details: details, into: piece)
+        try await base.load(pagesOf: size, details: details, lookups: lookups, into: piece)
     }
     func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { calls.called(); return try await base.steps(ids) }
     func beginWrite() async throws -> any StorageWriter { calls.called(); return try await base.beginWrite() }

@@ -146,5 +146,25 @@ import Testing
         ]
         let written = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
         #expect((written as? NSDictionary) == (expected as NSDictionary))
+        // Each step file: what JSONEncoder would write for the step.
+        for (id, step) in steps {
+            let stepFile = folder.path("library.history/\(id).json")
+            let stored = try JSONSerialization.jsonObject(with: Data(contentsOf: stepFile))
+            #expect((stored as? NSDictionary) == (try JSONSerialization.jsonObject(with: encoder.encode(step)) as? NSDictionary), "step \(id)")
+        }
+    }
+
+    @Test func aStepIsWhatJSONEncoderWouldWrite() throws {
+        let albums = CompatFixtures.unusualAlbums() + CompatFixtures.wholeAlbums()
+        let edits: [LibraryEdit] = [
+            .update(before: albums[0], after: albums[1]), .remove(albums[2], at: 4), .move(albums[3].id, from: 7, to: 0),
+            .insert(albums[albums.count - 2], at: 9), .insert(albums[albums.count - 1], at: 10),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for step in [HistoryStep(LibraryChange(label: "every \"kind\"", edits: edits)), HistoryStep(compacting: LibraryChange(label: "run", edits: edits))] {
+            #expect(step.json == String(decoding: try encoder.encode(step), as: UTF8.self))
+            #expect(try JSONDecoder().decode(HistoryStep.self, from: Data(step.json.utf8)) == step)
+        }
     }
 }

@@ -108,8 +108,8 @@ private final class ReadsRecorded: StorageBackend {
         return try await inner.load()
     }
 
-    func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+    func load(pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
         reads.withLock { $0.runs.append(size) }
-        try await inner.load(pagesOf: size, details: details, into: piece)
+        try await inner.load(pagesOf: size, details: details, lookups: lookups, into: piece)
     }
 }

@@ -56,7 +56,7 @@ import Testing
 
         let runs = Mutex<[Int]>([])
         await #expect(throws: AlbumKitError.self) {
-            try await SQLiteStorage(file: file).load(pagesOf: 8192, details: Set(AlbumField.all)) { piece in
+            try await SQLiteStorage(file: file).load(pagesOf: 8192, details: Set(AlbumField.all), lookups: false) { piece in
                 if case .albums(let run) = piece { runs.withLock { $0.append(run.count) } }
             }
         }

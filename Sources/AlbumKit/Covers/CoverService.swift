@@ -18,7 +18,7 @@ import Synchronization
 /// `covers/<name>`; identities found on the way, in its `ids` — is written into the albums by
 /// ``finish()``, as one step of history.
 ///
-/// What a lookup service answered about an album's identity is remembered in the memento
+/// What a lookup service answered about an album's identity is remembered in the library
 /// (``LookupAnswer``, recorded with the references): a service that has answered is not
 /// asked again (a miss, not before `lookups.retryAfterDays`). Offline, no fetcher is asked:
 /// covers come only from the store and from what the services answered before.
@@ -46,10 +46,12 @@ public final class CoverService: Sendable {
         var foundAlready: Set<AlbumID> = []
         /// What fetchers found for albums, to be written into them by ``finish()``.
         var found: [AlbumID: AlbumFindings] = [:]
+        /// Where the albums asked for stood (0-based), where ``finish()`` reads them first.
+        var positions: [AlbumID: Int] = [:]
         var deliveries: [Task<Void, Never>] = []
         /// Results not yet recorded in the memento.
         var unrecorded: [String: CoverResolution] = [:]
-        /// Lookup answers not yet recorded in the memento.
+        /// Lookup answers not yet recorded in the library.
         var unrecordedAnswers: [String: LookupAnswer] = [:]
         /// The save that records them, when one is scheduled.
         var flush: Task<Void, Never>?
@@ -99,9 +101,11 @@ public final class CoverService: Sendable {
 
     /// Asks for the cover `reference` of album `id`; the outcome is published on the hub.
     /// `album`, when given, is what a fetcher finding by album looks up (else it is read
-    /// from the library when such a fetcher is in the chain).
-    public func request(_ id: AlbumID, reference: String, album: Album? = nil) {
+    /// from the library when such a fetcher is in the chain); `position` (1-based), when given,
+    /// is where it stands, where what is found is written first.
+    public func request(_ id: AlbumID, reference: String, album: Album? = nil, position: Int? = nil) {
         state.withLock { state in
+            if let position { state.positions[id] = position - 1 }
             if let shared = state.inFlight[.reference(reference)] {
                 state.deliveries.append(Task { [self] in
                     deliver(Outcome(resolution: await shared.value.resolution, fetchedBytes: nil), to: id, reference: reference)
@@ -118,11 +122,13 @@ public final class CoverService: Sendable {
 
     /// Asks for a cover of `album`: its reference's, or — when it names none — one the
     /// fetchers that find by album find (nothing is asked when none of them is in the chain).
-    public func request(_ album: Album) {
-        if let reference = album.coverUrl { return request(album.id, reference: reference, album: album) }
+    /// `position` (1-based), when given, is where the album stands.
+    public func request(_ album: Album, position: Int? = nil) {
+        if let reference = album.coverUrl { return request(album.id, reference: reference, album: album, position: position) }
         guard findsByAlbum else { return }
         state.withLock { state in
             guard state.inFlight[.album(album.id)] == nil, !state.foundAlready.contains(album.id) else { return }
+            if let position { state.positions[album.id] = position - 1 }
             let fetch = Task { [self] in await limiter.run { await self.find(album) } }
             state.inFlight[.album(album.id)] = fetch
             state.deliveries.append(Task { [self] in deliverFound(await fetch.value, to: album.id) })
@@ -239,19 +245,12 @@ public final class CoverService: Sendable {
     /// Writes what the fetchers found into the albums, as one step of history: a cover for
     /// an album that still names none, identities the album does not have yet.
     private func writeFindings() async throws {
-        let found = state.withLock { state in
-            defer { state.found = [:] }
-            return state.found
+        let (found, positions) = state.withLock { state in
+            defer { (state.found, state.positions) = ([:], [:]) }
+            return (state.found, state.positions)
         }
         guard !found.isEmpty else { return }
-        try await library.commit(label: "covers fetch: what the lookups found") { snapshot in
-            var edits: [LibraryEdit] = []
-            for album in snapshot.albums {
-                guard let findings = found[album.id], let changed = findings.applied(to: album) else { continue }
-                edits.append(.update(before: album, after: changed))
-            }
-            return (edits, ())
-        }
+        try await library.write(found, near: positions, label: "covers fetch: what the lookups found")
     }
 
     /// The stored cover when the memento already maps `reference` to bytes the store holds;
@@ -284,7 +283,14 @@ public final class CoverService: Sendable {
         let subject = request.reference.isEmpty ? "\(request.album?.artist ?? "") - \(request.album?.title ?? "")" : request.reference
         var reasons: [(fetcher: String, reason: String)] = []
         var ids: [String: String] = [:]
-        let known = request.album == nil ? [:] : await library.memento.lookups
+        var known: [String: LookupAnswer] = [:]
+        if let album = request.album {
+            do {
+                known = try await library.lookupAnswers(lookupKeys(for: album))
+            } catch {
+                return Outcome(resolution: .failed("\(subject): the library's lookup answers could not be read (\(error))"), fetchedBytes: 0)
+            }
+        }
         var answered: [(fetcher: any CoverFetcher, answer: LookupAnswer)] = []
         let now = Date()
         // The outcome, with the answers given on the way keyed by the album's identity both
@@ -356,9 +362,15 @@ public final class CoverService: Sendable {
         return outcome(.failed(failure), fetchedBytes: 0)
     }
 
+    /// The keys under which the lookup services of the chain keep their answers about `album`
+    /// (``LookupAnswer/key(fetcher:identity:)``), in chain order.
+    public func lookupKeys(for album: Album) -> [String] {
+        fetchers.compactMap { fetcher in fetcher.lookupKey(for: album).map { LookupAnswer.key(fetcher: fetcher.name, identity: $0) } }
+    }
+
     /// What each lookup service of the chain answered about `album` (nil: not asked yet), in
-    /// chain order, from `lookups` (the memento's); services that ask nothing about it are
-    /// left out.
+    /// chain order, from `lookups` (the library's, read under ``lookupKeys(for:)``); services
+    /// that ask nothing about it are left out.
     public func lookupAnswers(for album: Album, in lookups: [String: LookupAnswer]) -> [(fetcher: String, answer: LookupAnswer?)] {
         fetchers.compactMap { fetcher in
             fetcher.lookupKey(for: album).map { (fetcher.name, lookups[LookupAnswer.key(fetcher: fetcher.name, identity: $0)]) }

@@ -43,7 +43,12 @@ struct HistoryJournal<Format: LibraryFileFormat>: Sendable {
         do {
             for (id, step) in steps {
                 if !FileManager.default.fileExists(atPath: file(id).path) { made.insert(id) }
-                try AtomicFile.write(try format.encode(step), to: file(id), syncingFolder: false)
+                if format is JSONFormat {
+                    // A buffer at a time: a step may hold a thousand albums twice over.
+                    try AtomicFile.write(to: file(id), syncingFolder: false) { try step.writeJSON(to: $0, path: file(id).path) }
+                } else {
+                    try AtomicFile.write(try format.encode(step), to: file(id), syncingFolder: false)
+                }
             }
         } catch {
             remove(made)

@@ -312,7 +312,7 @@ extension JSONOutput {
     }
 
     /// An answer, keys sorted, as `LookupAnswer.encode(to:)` writes it.
-    private mutating func lookupAnswer(_ answer: LookupAnswer) throws {
+    mutating func lookupAnswer(_ answer: LookupAnswer) throws {
         if let album = answer.album {
             try raw(#"{"album":"#)
             try self.album(album)

@@ -20,7 +20,8 @@ struct ChangePlan {
     private var history = History.none
     /// Cover references resolved by the change, merged into the memento.
     var covers: [String: CoverResolution] = [:]
-    /// Lookup answers given by the change, merged into the memento.
+    /// Lookup answers given by the change: merged into the memento, and handed to the save
+    /// (``StoredChange/lookups``) for a backend that keeps them apart.
     var lookups: [String: LookupAnswer] = [:]
     /// The memento's whole reference → cover map, when the change replaces it (prune).
     private var replacedCovers: [String: CoverResolution]?
@@ -101,6 +102,7 @@ struct ChangePlan {
                 stored = StoredChange(albums: .edits(change.inverse.edits), addedSteps: [id: HistoryStep(change)], droppedSteps: [ref.id])
             }
         }
+        stored.lookups = lookups
         newState = state
         if case .none = history, state == self.state { return nil }
         return stored

@@ -64,25 +64,43 @@ extension Library {
         // Other processes (`serve`) learn of each request meanwhile (``CoverFetchNotices``).
         try await announcingCoverEvents {
             let service = try makeCoverService(offline: offline)
-            var chosen: [Album] = []
+            LeftoverFiles.sweepCovers(of: storage.covers)
+            func request(_ album: Album, at position: Int) {
+                guard album.coverUrl != nil || service.findsByAlbum else { return }
+                hub.publish(.coverRequested(album.id, reference: album.coverUrl ?? ""))
+                service.request(album, position: position)
+            }
             if let references {
-                for reference in references { chosen.append(try await album(reference).album) }
+                var chosen: [(album: Album, position: Int)] = []
+                for reference in references { chosen.append(try await album(reference)) }
+                for (album, position) in chosen { request(album, at: position) }
             } else {
-                for album in try await albums() {
-                    if album.coverUrl == nil {
-                        if service.findsByAlbum { chosen.append(album) }
-                        continue
+                // Listed a run at a time (their covers judged with one look at the store), each
+                // album asked for as it comes: the whole library is never held.
+                for try await page in listedPages() {
+                    for listed in page where all || listed.cover != .stored {
+                        request(listed.album, at: listed.position)
                     }
-                    let state = await coverState(of: album)
-                    if all || state != .stored { chosen.append(album) }
                 }
             }
-            LeftoverFiles.sweepCovers(of: storage.covers)
-            for album in chosen where album.coverUrl != nil || service.findsByAlbum {
-                hub.publish(.coverRequested(album.id, reference: album.coverUrl ?? ""))
-                service.request(album)
-            }
             return try await service.finish()
+        }
+    }
+
+    /// Writes what the cover lookups found (``AlbumFindings``) into the albums, as one step of
+    /// history labelled `label`: each album read by its id under the lock, first at the
+    /// position (0-based) `positions` says it was seen at, so that a library that reads by
+    /// points reads the albums found, not the whole library.
+    func write(_ found: [AlbumID: AlbumFindings], near positions: [AlbumID: Int], label: String) async throws {
+        try await change { albums, plan in
+            var edits: [LibraryEdit] = []
+            for (id, findings) in found.sorted(by: { positions[$0.key] ?? -1 < positions[$1.key] ?? -1 }) {
+                guard let (_, album) = try await albums.album(withID: id, near: positions[id] ?? -1),
+                    let changed = findings.applied(to: album)
+                else { continue }
+                edits.append(.update(before: album, after: changed))
+            }
+            plan.record(label, edits)
         }
     }
 

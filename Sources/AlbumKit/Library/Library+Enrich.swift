@@ -34,7 +34,7 @@ public struct EnrichSummary: Sendable, Hashable {
 extension Library {
     /// Fills the empty fields (every one with `overwrite`) of the albums `query` selects from
     /// what the registered enrichers find (SPEC 11). What the services answered is remembered
-    /// in the memento, so a later run (or `covers fetch`) asks no service again about an album
+    /// in the library (read by key, album by album), so a later run (or `covers fetch`) asks no service again about an album
     /// it answered; `offline`: no service is asked, only those answers are used. The answers and
     /// the albums filled are one save and one step of history, written against the albums as
     /// they are then (read one by one where they were listed, not the whole library).
@@ -42,18 +42,20 @@ extension Library {
     public func enrich(matching query: AlbumQuery = .all, overwrite: Bool = false, offline: Bool = false, dryRun: Bool = false) async throws -> EnrichSummary {
         let enrichers = try registry.makeEnrichers(configuration)
         let listed = try await listed(matching: query)
-        var known = memento.lookups
         var summary = EnrichSummary()
         summary.albums = listed.count
         hub.publish(.enrichStarted(albums: listed.count))
         var answers: [String: LookupAnswer] = [:]
         var found: [(index: Int, id: AlbumID, facts: Album)] = []
         for entry in listed {
+            // The library's answers about this album, and this run's: another album of the same
+            // identity earlier in the run answered it.
+            let keys = Enrichment.lookupKeys(for: entry.album, through: enrichers)
+            var known = try await lookupAnswers(keys)
+            for key in keys { if let answer = answers[key] { known[key] = answer } }
             let lookup = await Enrichment.lookUp(
                 entry.album, through: enrichers, known: known, offline: offline, retryAfterDays: configuration.lookups.retryAfterDays)
             answers.merge(lookup.answers) { _, new in new }
-            // Another album of the same identity later in the run is answered from this.
-            known.merge(lookup.answers) { _, new in new }
             for reason in Set(lookup.answers.values.compactMap(\.failed)).sorted() {
                 summary.failures.append(.init(album: entry.album.id, reason: reason))
             }

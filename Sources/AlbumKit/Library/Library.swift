@@ -25,7 +25,8 @@ public actor Library {
     public nonisolated let registry: AdapterRegistry
     /// How many steps of history are kept.
     public nonisolated let historyLimit: Int
-    /// The memento as last loaded or saved by this process.
+    /// The memento as last loaded or saved by this process. A library that reads by points
+    /// may leave the lookup answers out of it: ask ``lookupAnswers(_:)``.
     public internal(set) var memento: LibraryState
     /// Every album, when held in memory (for a backend that loads whole, unless the last change
     /// appended a run it never held: then readers load the library; never kept for one that
@@ -130,6 +131,15 @@ public actor Library {
     public func currentAlbum() async throws -> Album? {
         guard let current = memento.current else { return nil }
         return try await view().album(withID: current)?.album
+    }
+
+    /// What the lookup services answered (the lookup cache, SPEC 11) under `keys`
+    /// (``LookupAnswer/key(fetcher:identity:)``): read from the store by key when it reads by
+    /// points, so a command asking about a few albums does not read every answer; keys with no
+    /// answer are left out.
+    public func lookupAnswers(_ keys: [String]) async throws -> [String: LookupAnswer] {
+        if let reads = storage.pointReads { return try await reads.lookupAnswers(keys) }
+        return Dictionary(uniqueKeysWithValues: Set(keys).compactMap { key in memento.lookups[key].map { (key, $0) } })
     }
 
     /// How many steps `undo` and `redo` can walk.
@@ -250,24 +260,10 @@ public actor Library {
     public func commit<Result: Sendable>(
         label: String, _ makeEdits: (LibrarySnapshot) throws -> ([LibraryEdit], Result)
     ) async throws -> Result {
-        try await commit(label: label) { snapshot in
-            let (edits, result) = try makeEdits(snapshot)
-            return (edits, [:], result)
-        }
-    }
-
-    /// ``commit(label:_:)`` whose edits come with cover references resolved to stored bytes,
-    /// recorded in the memento with them (an import of a bundle whose covers were fetched).
-    func commit<Result: Sendable>(
-        label: String, _ makeEdits: (LibrarySnapshot) throws -> ([LibraryEdit], [String: CoverResolution], Result)
-    ) async throws -> Result {
         try await change { albums, plan in
             let whole = LibrarySnapshot(albums: try await albums.albums(in: 0..<(try await albums.count())), state: plan.state)
-            let (edits, resolutions, result) = try makeEdits(whole)
-            if !edits.isEmpty {
-                plan.record(label, edits)
-                plan.covers = resolutions
-            }
+            let (edits, result) = try makeEdits(whole)
+            plan.record(label, edits)
             return result
         }
     }
@@ -360,6 +356,8 @@ public actor Library {
             var state = plan.newState
             state.current = try await CurrentAlbum.after(stored.edits, current: state.current, in: view)
             try await writer.save(LibrarySnapshot(albums: [], state: state, isWhole: false), change: stored)
+            // The answers are read from the store by key (``lookupAnswers(_:)``), not kept here.
+            state.lookups = [:]
             memento = state
             publish(plan, state: state, count: try await reads.count())
             return result

@@ -2,8 +2,9 @@ import Foundation
 
 /// What a lookup service (a cover fetcher that finds by album: the Cover Art Archive,
 /// iTunes, Discogs; or an ``AlbumEnricher``) answered about one album's identity, and when — the lookup cache of
-/// SPEC 11. Kept in ``LibraryState/lookups`` under ``key(fetcher:identity:)``, so it travels
-/// with the library on every backend and with `state.json` in backups.
+/// SPEC 11. Kept with the library under ``key(fetcher:identity:)`` — in a file library's
+/// memento (``LibraryState/lookups``), in a table of their own in a database (read by key:
+/// ``Library/lookupAnswers(_:)``) — and with `state.json` in backups.
 /// Stored as `{"at":<seconds since 1970>,"cover":"<sha256>.<ext>","ids":{…}}` (found),
 /// `{"album":{…},"at":…}` (an enricher found the album: its facts, as an album object),
 /// `{"at":…,"missed":"reason","ids":{…}}` (found nothing: asked again after

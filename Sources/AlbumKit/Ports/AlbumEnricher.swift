@@ -156,8 +156,13 @@ public enum Enrichment {
         public var reasons: [String] = []
     }
 
-    /// Looks `album` up through `enrichers`, in order: an answer in `known` (the memento's
-    /// lookups) that still stands is used as it is, else the service is asked — unless
+    /// The keys under which `enrichers` keep their answers about `album`, in order.
+    public static func lookupKeys(for album: Album, through enrichers: [any AlbumEnricher]) -> [String] {
+        enrichers.compactMap { enricher in enricher.lookupKey(for: album).map { LookupAnswer.key(enricher: enricher.name, identity: $0) } }
+    }
+
+    /// Looks `album` up through `enrichers`, in order: an answer in `known` (the library's
+    /// answers under ``lookupKeys(for:through:)``) that still stands is used as it is, else the service is asked — unless
     /// `offline`, when nothing is asked. New answers are keyed by the album's identity both as
     /// it was and with the ids found (as the next run sees it).
     public static func lookUp(

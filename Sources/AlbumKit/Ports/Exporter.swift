@@ -109,7 +109,7 @@ public struct ExportContents: Sendable {
             var reader = appended?.reader()
             while let run = try reader?.next(upTo: size), !run.isEmpty { try hand(.albums(run)) }
         case .storage(let storage):
-            for try await read in storage.pieces(inRunsOf: size) { try hand(read) }
+            for try await read in storage.pieces(inRunsOf: size, lookups: true) { try hand(read) }
         }
         albumsRead.set(handed)
     }

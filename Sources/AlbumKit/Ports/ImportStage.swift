@@ -202,7 +202,7 @@ public struct StageBatch: Sendable {
     public var notedWarnings: [String] { notes.state.withLock { $0.warnings } }
 
     /// Keeps what a lookup service answered (under ``LookupAnswer``'s keys): the import
-    /// remembers it in the memento with its albums, in the same save (SPEC 11), so a later
+    /// remembers it in the library with its albums, in the same save (SPEC 11), so a later
     /// `enrich` or `covers fetch` does not ask again. A later answer under a key wins.
     public func remember(_ answers: [String: LookupAnswer]) {
         notes.state.withLock { $0.lookups.merge(answers) { _, new in new } }

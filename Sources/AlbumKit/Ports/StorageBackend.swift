@@ -14,9 +14,14 @@
 ///   library before or after it, never in between, and a crash leaves the old library.
 /// - ``create()`` makes an empty library and fails if one exists.
 /// - Covers live with the library (``covers``), so moving one moves the other.
+/// - So do the lookup answers (``LibraryState/lookups``): ``load()`` and
+///   ``load(pagesOf:details:lookups:into:)`` hand them over in the memento. A backend that reads by
+///   points may keep them apart (a table) and leave them out of ``LibraryPointReads/state()``,
+///   answering ``LibraryPointReads/lookupAnswers(_:)`` by key instead, so that a command that
+///   asks about a few albums does not read every answer.
 /// - A backend that can read one album without loading all of them offers ``pointReads``,
 ///   so that `show 5` on 100 000 albums costs what it touches.
-/// - ``load(pagesOf:details:into:)`` reads what ``load()`` reads, one committed state, and hands
+/// - ``load(pagesOf:details:lookups:into:)`` reads what ``load()`` reads, one committed state, and hands
 ///   it over in order: the memento first, then every album in library order in runs of 1 to
 ///   `size` albums (none for an empty library). It returns once the last run is handed over.
 ///   It may leave out of each album's details the fields `details` does not name, where that
@@ -38,8 +43,11 @@ public protocol StorageBackend: Sendable {
     /// is read: the memento, then the albums a run of at most `size` at a time (a listing of a
     /// database works on the first albums while the rest are read). `piece` must not block.
     /// `details` names the fields beyond the core six the reader looks at: the others may be
-    /// left out (a listing that shows the core six needs none).
-    func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws
+    /// left out (a listing that shows the core six needs none). `lookups`: the memento must
+    /// hold the lookup answers (an export); else a backend that keeps them apart leaves them out.
+    func load(
+        pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void
+    ) async throws
     /// The stored history steps `ids` names (those not stored are left out), without the lock.
     func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep]
     /// Takes the writer lock and returns the session that reads and saves under it.
@@ -50,18 +58,22 @@ extension StorageBackend {
     /// A backend that loads whole reads nothing apart.
     public var pointReads: (any LibraryPointReads)? { nil }
 
-    /// Loads whole, then hands the snapshot over in pieces (details and all).
-    public func load(pagesOf size: Int, details: Set<AlbumField>, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
+    /// Loads whole, then hands the snapshot over in pieces (details, answers and all).
+    public func load(
+        pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void
+    ) async throws {
         try await load().handOver(inRunsOf: size, to: piece)
     }
 
-    /// ``load(pagesOf:details:into:)`` as a stream of its pieces, which the store reads on while
+    /// ``load(pagesOf:details:lookups:into:)`` as a stream of its pieces, which the store reads on while
     /// the consumer works (one run ahead or more); dropping the stream cancels the read.
-    func pieces(inRunsOf size: Int, details: Set<AlbumField> = Set(AlbumField.all)) -> AsyncThrowingStream<LibraryPiece, any Error> {
+    func pieces(
+        inRunsOf size: Int, details: Set<AlbumField> = Set(AlbumField.all), lookups: Bool = false
+    ) -> AsyncThrowingStream<LibraryPiece, any Error> {
         let (pieces, reading) = AsyncThrowingStream<LibraryPiece, any Error>.makeStream()
         let reader = Task {
             do {
-                try await load(pagesOf: size, details: details) { reading.yield($0) }
+                try await load(pagesOf: size, details: details, lookups: lookups) { reading.yield($0) }
                 reading.finish()
             } catch {
                 reading.finish(throwing: error)
@@ -74,7 +86,7 @@ extension StorageBackend {
 
 extension LibrarySnapshot {
     /// Hands the memento, then the albums in runs of at most `size` (at least one), to `piece`:
-    /// what ``StorageBackend/load(pagesOf:details:into:)`` hands over.
+    /// what ``StorageBackend/load(pagesOf:details:lookups:into:)`` hands over.
     func handOver(inRunsOf size: Int, to piece: (LibraryPiece) throws -> Void) rethrows {
         let run = max(size, 1)
         try piece(.state(state))
@@ -84,7 +96,7 @@ extension LibrarySnapshot {
     }
 }
 
-/// A piece of a library read a run at a time (``StorageBackend/load(pagesOf:details:into:)``).
+/// A piece of a library read a run at a time (``StorageBackend/load(pagesOf:details:lookups:into:)``).
 public enum LibraryPiece: Sendable {
     /// The memento, handed over before any album.
     case state(LibraryState)
@@ -97,8 +109,10 @@ public enum LibraryPiece: Sendable {
 /// ## Implementation requirements
 /// ``load()`` sees every change other writers committed before the lock was taken.
 /// ``save(_:change:)`` persists atomically — the albums as the change says (an appended run's
-/// too, read from its scratch file), the memento, the steps added and dropped, all or nothing;
-/// a whole-file backend may rewrite the file, a database backend should apply only the change.
+/// too, read from its scratch file), the memento, the steps added and dropped, the lookup
+/// answers the change gives (``StoredChange/lookups``; a change that replaces everything
+/// replaces the answers with its memento's), all or nothing; a whole-file backend may rewrite
+/// the file, a database backend should apply only the change.
 /// ``finish()`` releases the lock and must be safe to call more than once; a writer that is
 /// dropped without it releases the lock too.
 public protocol StorageWriter: Sendable {
@@ -148,11 +162,19 @@ public protocol LibraryPointReads: Sendable {
     /// revision is the library at that revision, so a caller may keep what it made of it
     /// (`serve` keeps each album's JSON). Nil when the backend keeps none.
     func revision() async throws -> Int64?
+    /// The lookup answers stored under `keys` (``LookupAnswer/key(fetcher:identity:)``); keys
+    /// with none are left out.
+    func lookupAnswers(_ keys: [String]) async throws -> [String: LookupAnswer]
 }
 
 extension LibraryPointReads {
     /// Asks for the position.
     public func contains(_ id: AlbumID) async throws -> Bool { try await index(of: id) != nil }
+    /// The answers the memento holds (a backend that keeps none apart).
+    public func lookupAnswers(_ keys: [String]) async throws -> [String: LookupAnswer] {
+        let answers = try await state().lookups
+        return Dictionary(uniqueKeysWithValues: Set(keys).compactMap { key in answers[key].map { (key, $0) } })
+    }
     /// None kept: nothing read is reused.
     public func revision() async throws -> Int64? { nil }
 }
@@ -182,12 +204,18 @@ public struct StoredChange: Sendable, Hashable {
     public var addedSteps: [Int64: HistoryStep]
     /// History steps no longer named, to drop.
     public var droppedSteps: [Int64]
+    /// Lookup answers the change gives, by key, each replacing the one stored under its key
+    /// (also merged into the memento saved with it, for a backend that keeps them there).
+    public var lookups: [String: LookupAnswer]
 
-    /// A change of `albums` that stores `addedSteps` and drops `droppedSteps`.
-    public init(albums: Albums, addedSteps: [Int64: HistoryStep] = [:], droppedSteps: [Int64] = []) {
+    /// A change of `albums` that stores `addedSteps`, drops `droppedSteps` and keeps `lookups`.
+    public init(
+        albums: Albums, addedSteps: [Int64: HistoryStep] = [:], droppedSteps: [Int64] = [], lookups: [String: LookupAnswer] = [:]
+    ) {
         self.albums = albums
         self.addedSteps = addedSteps
         self.droppedSteps = droppedSteps
+        self.lookups = lookups
     }
 
     /// Only the memento changed.

@@ -50,8 +50,9 @@ struct CoversCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.withLibrary { library, _ in
                 let listed = try await library.listed()
-                let (resolutions, lookups) = await (library.memento.covers, library.memento.lookups)
                 let service = try await library.makeCoverService()
+                let resolutions = await library.memento.covers
+                let lookups = try await library.lookupAnswers(listed.flatMap { service.lookupKeys(for: $0.album) })
                 Console.out(rendered: CoverStatusTable.render(
                     listed, resolutions: resolutions, lookups: { service.lookupAnswers(for: $0, in: lookups) },
                     width: Console.width(.output), colour: Console.usesColour(.output)))

@@ -280,37 +280,42 @@ extension JSONCursor {
     private mutating func lookupAnswers() throws -> [String: LookupAnswer] {
         var answers: [String: LookupAnswer] = [:]
         try stringKeyedMembers { cursor, name in
-            var seen = KeysSeen()
-            var at: Int64?
-            var answer = LookupAnswer(at: Date(timeIntervalSince1970: 0))
-            try cursor.members { cursor, key in
-                if key.is("at") {
-                    try seen.mark(0, cursor)
-                    at = try cursor.integer()
-                } else if key.is("cover") {
-                    try seen.mark(1, cursor)
-                    answer.cover = try cursor.coverKey()
-                } else if key.is("ids") {
-                    try seen.mark(2, cursor)
-                    answer.ids = try cursor.takeNull() ? [:] : cursor.textMap()
-                } else if key.is("missed") {
-                    try seen.mark(3, cursor)
-                    answer.missed = try cursor.optionalString()
-                } else if key.is("failed") {
-                    try seen.mark(4, cursor)
-                    answer.failed = try cursor.optionalString()
-                } else if key.is("album") {
-                    try seen.mark(5, cursor)
-                    answer.album = try cursor.takeNull() ? nil : cursor.album()
-                } else {
-                    try cursor.skipValue()
-                }
-            }
-            guard let at else { throw cursor.refusal("a lookup answer without its time") }
-            answer.at = Date(timeIntervalSince1970: TimeInterval(at))
-            guard answers.updateValue(answer, forKey: name) == nil else { throw cursor.refusal("a lookup answer given twice") }
+            guard answers.updateValue(try cursor.lookupAnswer(), forKey: name) == nil else { throw cursor.refusal("a lookup answer given twice") }
         }
         return answers
+    }
+
+    /// One lookup answer as ``LookupAnswer`` decodes it.
+    mutating func lookupAnswer() throws -> LookupAnswer {
+        var seen = KeysSeen()
+        var at: Int64?
+        var answer = LookupAnswer(at: Date(timeIntervalSince1970: 0))
+        try members { cursor, key in
+            if key.is("at") {
+                try seen.mark(0, cursor)
+                at = try cursor.integer()
+            } else if key.is("cover") {
+                try seen.mark(1, cursor)
+                answer.cover = try cursor.coverKey()
+            } else if key.is("ids") {
+                try seen.mark(2, cursor)
+                answer.ids = try cursor.takeNull() ? [:] : cursor.textMap()
+            } else if key.is("missed") {
+                try seen.mark(3, cursor)
+                answer.missed = try cursor.optionalString()
+            } else if key.is("failed") {
+                try seen.mark(4, cursor)
+                answer.failed = try cursor.optionalString()
+            } else if key.is("album") {
+                try seen.mark(5, cursor)
+                answer.album = try cursor.takeNull() ? nil : cursor.album()
+            } else {
+                try cursor.skipValue()
+            }
+        }
+        guard let at else { throw refusal("a lookup answer without its time") }
+        answer.at = Date(timeIntervalSince1970: TimeInterval(at))
+        return answer
     }
 
     /// A stored cover's name (`<sha256>.<ext>`) as its key, or nil for null.
