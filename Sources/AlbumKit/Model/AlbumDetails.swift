@@ -24,7 +24,9 @@ public struct AlbumDetails: Hashable, Sendable {
         }
     }
 
-    /// The box, made unique for a change.
+    /// The box, made unique for a change. Each part is changed in place through it (`_modify`):
+    /// copied out and set back, every `tracks.append` copied the whole list, and checking an
+    /// album of many tracks took time in the square of their number.
     private mutating func writable() -> Box {
         if box == nil {
             box = Box()
@@ -39,26 +41,31 @@ public struct AlbumDetails: Hashable, Sendable {
     private(set) var values: [String: String] {
         get { box?.values ?? [:] }
         set { writable().values = newValue }
+        _modify { yield &writable().values }
     }
     /// Styles, moods, secondary genres: in order, without repeats.
     public var tags: [String] {
         get { box?.tags ?? [] }
         set { writable().tags = newValue }
+        _modify { yield &writable().tags }
     }
     /// The album's identities in other systems, by name (`musicbrainz`, `discogs`).
     public var ids: [String: String] {
         get { box?.ids ?? [:] }
         set { writable().ids = newValue }
+        _modify { yield &writable().ids }
     }
     /// The tracks, in order.
     public var tracks: [Track] {
         get { box?.tracks ?? [] }
         set { writable().tracks = newValue }
+        _modify { yield &writable().tracks }
     }
     /// Everything else a source carries or a person adds, by name (`discogs.folder`).
     public var fields: [String: String] {
         get { box?.fields ?? [:] }
         set { writable().fields = newValue }
+        _modify { yield &writable().fields }
     }
 
     /// Keys of an input that a reader dropped, each with why: not a field, never stored, not
