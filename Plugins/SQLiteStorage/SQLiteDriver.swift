@@ -33,6 +33,7 @@ public struct SQLiteDriver: RowStoreDriver {
     }
     /// Through the covering index: the table's rows are read for the albums that may match.
     public var searchesThroughKeys: Bool { true }
+    public var statisticsRefresh: [String] { [] }
     /// A commit in WAL mode with `synchronous = NORMAL` does not wait for the disk.
     public var deferredDurability: DeferredDurability? { nil }
 

@@ -72,6 +72,12 @@ public protocol RowStoreDriver: Sendable {
     /// only for its matches), rather than filtering the table in one pass (an index that hands
     /// the table's scan only the rows that may match).
     var searchesThroughKeys: Bool { get }
+    /// Statements that refresh what the engine's planner knows of the tables, run after a save
+    /// that added at least a tenth of the library's albums (an import into a new library) or
+    /// replaced them (restore, migrate): PostgreSQL's own analysis comes a minute or more later,
+    /// and until then it plans a page of a few keys as a scan of the table. None where the
+    /// engine plans without statistics.
+    var statisticsRefresh: [String] { get }
     /// How a batch of covers may commit without waiting for the disk, and how the waiting is
     /// done afterwards once for all of them; nil when a commit does not wait for the disk anyway
     /// (SQLite in WAL mode with `synchronous = NORMAL`).

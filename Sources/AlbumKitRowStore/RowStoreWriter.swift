@@ -53,6 +53,21 @@ actor RowStoreWriter<Driver: RowStoreDriver>: StorageWriter {
             state.lookups = [:]
             saved = (state, editor.blocks.total)
             store.remember(editor.blocks, at: generation)
+            // After the commit, outside the lock; the statistics are the planner's hint, and a
+            // refresh that fails takes nothing from the saved change.
+            if Self.changesMany(change, total: editor.blocks.total) {
+                for statement in store.driver.statisticsRefresh { try? await reader.connection.execute(statement, []) }
+            }
+        }
+    }
+
+    /// Whether `change` added at least a tenth of the `total` albums the library now holds, or
+    /// replaced them all: the engine's statistics are then refreshed (``RowStoreDriver/statisticsRefresh``).
+    private static func changesMany(_ change: StoredChange, total: Int) -> Bool {
+        switch change.albums {
+        case .replaced: true
+        case .appending(let run, _): run.count > 0 && run.count * 10 >= total
+        case .edits, .unchanged: false
         }
     }
 

@@ -84,6 +84,26 @@ struct PostgresStorageTuningTests {
         #expect(plan.contains("albumkit_albums_duplicate_digest") && plan.contains("Index Cond: (duplicate_digest = 'none'::text)"), "\(plan)")
     }
 
+    /// An import that adds at least a tenth of the library's albums refreshes the planner's
+    /// statistics at once (PostgreSQL's own analysis comes a minute or more later, and until
+    /// then it planned a page of 100 keys as 210 000 rows); adding one album does not.
+    @Test func anImportOfManyAlbumsRefreshesThePlannersStatistics() async throws {
+        let url = try await TestServer.freshDatabase()
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let environment = ["ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": url]
+        try #require(try cli.run(["init"], environment: environment).status == 0)
+        let list = cli.folder.appendingPathComponent("list.json")
+        let albums = (1...50).map { ["title": "Album \($0)", "artist": "Artist \($0 % 7)", "year": "19\(50 + $0 % 40)"] }
+        try JSONSerialization.data(withJSONObject: albums).write(to: list)
+        let imported = try cli.run(["import", list.path], environment: environment)
+        #expect(imported.status == 0, "\(imported.error)")
+        let rows = "SELECT reltuples::bigint FROM pg_class WHERE relname = 'albumkit_albums'"
+        #expect(try psql(url, rows) == "50", "the import must leave the planner knowing its 50 rows")
+        #expect(try cli.run(["add", "--title", "One more", "--artist", "A"], environment: environment).status == 0)
+        #expect(try psql(url, rows) == "50", "adding one album must not analyze the table again")
+    }
+
     private func psql(_ url: String, _ query: String) throws -> String {
         let result = try runProgram("/usr/bin/psql", [url, "-At", "-c", query])
         #expect(result.status == 0, "\(result.output)")
