@@ -154,7 +154,7 @@ struct RowEditor<Connection: RowConnection> {
 
     /// Appends the albums of `run` after the last row, reading them from its scratch file a
     /// batch at a time as they are inserted.
-    private mutating func append(_ run: AppendedAlbums) async throws {
+    private mutating func append(_ run: AlbumRun) async throws {
         guard run.count > 0 else { return }
         var albums = run.reader()
         try await insertRun(count: run.count, at: blocks.total) { try albums.next() }

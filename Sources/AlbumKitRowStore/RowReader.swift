@@ -116,7 +116,7 @@ struct RowReader<Connection: RowConnection>: Sendable {
     /// details hold the fields `details` names (the column is not read when it names none
     /// beyond the core six).
     func everyAlbum(inRunsOf size: Int, details: Set<AlbumField>, _ run: @escaping @Sendable ([Album]) -> Void) async throws {
-        let gathered = AlbumRun(size: size, run)
+        let gathered = GatheredRuns(size: size, run)
         let wanted = details.filter { !$0.isCore }
         let query = wanted.isEmpty ? RowStoreSQL.everyCoreAlbum : RowStoreSQL.everyAlbum
         _ = try await connection.query(query, []) { [rows] in gathered.add(try rows.album($0, details: wanted).album) }
@@ -156,7 +156,7 @@ struct RowReader<Connection: RowConnection>: Sendable {
 
 /// Albums gathered row by row into runs of a given size, each handed on when full. A query
 /// reads its rows one after another, never two at once, so the run in the making needs no lock.
-private final class AlbumRun: @unchecked Sendable {
+private final class GatheredRuns: @unchecked Sendable {
     private let size: Int
     private let run: @Sendable ([Album]) -> Void
     private var albums: [Album] = []

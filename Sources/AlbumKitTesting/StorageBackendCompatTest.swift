@@ -298,7 +298,7 @@ public struct StorageBackendCompatTest: Sendable {
         var after = LibrarySnapshot(albums: first)
         try after.apply(LibraryChange(label: "", edits: edits))
         after.state.current = run[700].id
-        let appended = try AppendedAlbums(run)
+        let appended = AlbumRun(run)
         try await backend.withWriter { writer, _ in
             try await writer.save(after, change: StoredChange(albums: .appending(appended, after: edits)))
         }

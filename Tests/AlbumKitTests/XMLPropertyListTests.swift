@@ -18,7 +18,7 @@ import Testing
         let encoded = try PropertyListFormat(binary: false).encode(LibraryDocument(whole))
         #expect(try written(LibraryDocument(whole), in: folder) == encoded)
         let half = albums.count / 2
-        let run = try AppendedAlbums(albums[half...], in: folder.url)
+        let run = AlbumRun(try SpilledRun(albums[half...], in: folder.url))
         let appended = LibraryDocument(LibrarySnapshot(albums: Array(albums[..<half]), state: state), appending: run)
         let streamed = try written(appended, in: folder)
         #expect(streamed == encoded, "the first half held, the rest appended from a scratch file")

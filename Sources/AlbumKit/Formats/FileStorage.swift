@@ -125,7 +125,7 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
 
     /// Writes `snapshot`'s albums, then `appended`'s. What was written is remembered unless a
     /// run was appended (its albums are not in memory).
-    private func write(_ snapshot: LibrarySnapshot, appending appended: AppendedAlbums? = nil) throws {
+    private func write(_ snapshot: LibrarySnapshot, appending appended: AlbumRun? = nil) throws {
         let document = LibraryDocument(snapshot, appending: appended)
         if format is JSONFormat {
             // Piece by piece, straight to the file: no whole-library tree or text in memory.

@@ -11,10 +11,10 @@ struct LibraryDocument: Encodable {
 
     var albums: [Album]
     /// Albums after `albums`, read from their scratch file as they are written (an import's).
-    var appended: AppendedAlbums?
+    var appended: AlbumRun?
     var state: LibraryState
 
-    init(_ snapshot: LibrarySnapshot, appending appended: AppendedAlbums? = nil) {
+    init(_ snapshot: LibrarySnapshot, appending appended: AlbumRun? = nil) {
         albums = snapshot.albums
         self.appended = appended
         state = snapshot.state

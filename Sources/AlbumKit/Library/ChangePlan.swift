@@ -8,7 +8,7 @@ struct ChangePlan {
         case none
         case record(label: String, change: LibraryChange)
         /// A new step whose change ends with `run` appended at `index` (an import).
-        case recordAppending(label: String, change: LibraryChange, run: AppendedAlbums, index: Int)
+        case recordAppending(label: String, change: LibraryChange, run: AlbumRun, index: Int)
         case walk(ref: HistoryRef, change: LibraryChange, forward: Bool)
     }
 
@@ -47,7 +47,7 @@ struct ChangePlan {
 
     /// Records `edits` and then `run` appended at `index` (the library's count after the edits)
     /// as one new step of history labelled `label`.
-    mutating func record(_ label: String, _ edits: [LibraryEdit], appending run: AppendedAlbums, at index: Int) {
+    mutating func record(_ label: String, _ edits: [LibraryEdit], appending run: AlbumRun, at index: Int) {
         guard run.count > 0 else { return record(label, edits) }
         history = .recordAppending(label: label, change: LibraryChange(label: label, edits: edits), run: run, index: index)
     }
@@ -67,7 +67,7 @@ struct ChangePlan {
     }
 
     /// The run the change appends after its edits, and the position (0-based) of its first album.
-    var appendedRun: (run: AppendedAlbums, index: Int)? {
+    var appendedRun: (run: AlbumRun, index: Int)? {
         if case .recordAppending(_, _, let run, let index) = history { (run, index) } else { nil }
     }
 

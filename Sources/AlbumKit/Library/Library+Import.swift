@@ -98,7 +98,7 @@ extension Library {
 /// replaced, and each album's outcome in input order.
 struct ImportCommit: Sendable {
     /// The new albums, in input order, appended at the end of the library.
-    let run: AppendedAlbums
+    let run: AlbumRun
     /// The changes to albums the library held.
     let updates: [LibraryEdit]
     /// Each replacement, in input order (of the library's albums, and of earlier ones of the import).
@@ -127,7 +127,7 @@ private struct ImportMerge {
     /// The place in the run of each new album, by its id's fingerprint: a fraction of what
     /// ids and positions in a dictionary take (BENCHMARKS.md).
     private var placeOf: FingerprintTable
-    private var run: AppendedAlbums.Writer
+    private var run: SpilledRun.Writer
     private var updates: [LibraryEdit] = []
     private var replaced: [Album] = []
     private var outcomes: [ImportOutcome] = []
@@ -141,7 +141,7 @@ private struct ImportMerge {
         for (index, album) in library.enumerated() { indexOf[album.id] = index }
         placeOf = FingerprintTable(minimumCapacity: expected)
         outcomes.reserveCapacity(expected)
-        run = try AppendedAlbums.Writer(in: scratch)
+        run = try SpilledRun.Writer(in: scratch)
     }
 
     mutating func add(_ item: ImportItem) throws {
@@ -162,7 +162,7 @@ private struct ImportMerge {
 
     /// The change, once every album is added.
     consuming func finish() throws -> ImportCommit {
-        ImportCommit(run: try run.finish(), updates: updates, replaced: replaced, outcomes: outcomes, resolutions: resolutions)
+        ImportCommit(run: AlbumRun(try run.finish()), updates: updates, replaced: replaced, outcomes: outcomes, resolutions: resolutions)
     }
 
     /// Replaces the held album `id` (in the library or added earlier by this import); false

@@ -55,7 +55,7 @@ public struct HistoryStep: Hashable, Sendable, Codable {
 
     /// A step for the undo stack of `change` and then `run` appended at `index` (its first
     /// album's position): the run is recorded by where it lies, as a compacted step records one.
-    init(_ change: LibraryChange, appending run: AppendedAlbums, at index: Int) {
+    init(_ change: LibraryChange, appending run: AlbumRun, at index: Int) {
         label = change.label
         edits = change.edits
         appended = if let first = run.first, let last = run.last {

@@ -42,14 +42,16 @@ public struct ImportPipeline: Sendable {
             let answers: [String: LookupAnswer]
             let requests: [String: Int]
             do {
-                var batch = StageBatch(
+                let batch = StageBatch(
                     library: try await snapshot(), options: options, hub: hub, carriedCovers: contents.covers,
                     isStored: { (try? await store.contains($0)) == true }, albumCount: contents.items.count)
-                batch.scratchFolder = configuration.libraryDirectory
                 // The carried covers' map (a key for every cover of a large bundle) is the
                 // batch's now, and let go with it before the commit.
                 contents.covers = [:]
-                survivors = try await run.run(contents.items, batch: batch, scratch: configuration.libraryDirectory)
+                let scratch = configuration.libraryDirectory
+                survivors = try await ScratchFolder.$current.withValue(scratch) {
+                    try await run.run(contents.items, batch: batch, scratch: scratch)
+                }
                 contents.warnings += batch.notedWarnings
                 (answers, requests) = (batch.rememberedAnswers, batch.countedRequests)
             } catch {

@@ -61,8 +61,8 @@ public struct ExportContents: Sendable {
 
     /// Where the albums and memento come from.
     private enum Source: Sendable {
-        /// Held in memory, and then the albums of a run read from its scratch file.
-        case snapshot(LibrarySnapshot, appending: AppendedAlbums?)
+        /// Held in memory, and then the albums of a run read in order.
+        case snapshot(LibrarySnapshot, appending: AlbumRun?)
         /// Read from the store each time they are asked for.
         case storage(any StorageBackend)
     }
@@ -71,7 +71,7 @@ public struct ExportContents: Sendable {
     /// writing itself whole after an import: ``StoredChange/Albums/appending(_:after:)``) —
     /// whose covers are in `store` and whose history steps `steps` reads.
     public init(
-        snapshot: LibrarySnapshot, appending appended: AppendedAlbums? = nil, covers store: any CoverStore,
+        snapshot: LibrarySnapshot, appending appended: AlbumRun? = nil, covers store: any CoverStore,
         steps: @escaping @Sendable ([Int64]) async throws -> [Int64: HistoryStep] = { _ in [:] },
         generator: String = "albumkit \(AlbumKitVersion.current)"
     ) {

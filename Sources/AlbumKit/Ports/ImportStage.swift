@@ -174,10 +174,6 @@ public struct StageBatch: Sendable {
     /// How many albums the import read (the stages see at most that many): a stage that
     /// remembers each album makes room for them once.
     public let albumCount: Int
-    /// Where the built-in stages that remember more than memory should hold make their scratch
-    /// files (``ScratchFile``): the library folder, set by the import; the system's temporary
-    /// folder for a batch made elsewhere.
-    package var scratchFolder = FileManager.default.temporaryDirectory
     private let notes: BatchNotes
 
     /// A batch over `library` (tests and outside pipelines).

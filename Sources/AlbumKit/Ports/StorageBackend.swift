@@ -109,7 +109,7 @@ public enum LibraryPiece: Sendable {
 /// ## Implementation requirements
 /// ``load()`` sees every change other writers committed before the lock was taken.
 /// ``save(_:change:)`` persists atomically — the albums as the change says (an appended run's
-/// too, read from its scratch file), the memento, the steps added and dropped, the lookup
+/// too, read with its reader), the memento, the steps added and dropped, the lookup
 /// answers the change gives (``StoredChange/lookups``; a change that replaces everything
 /// replaces the answers with its memento's), all or nothing; a whole-file backend may rewrite
 /// the file, a database backend should apply only the change.
@@ -188,11 +188,11 @@ public struct StoredChange: Sendable, Hashable {
         /// These edits were applied, in order.
         case edits([LibraryEdit])
         /// These edits were applied, in order, and then the albums of the run were added at the
-        /// end of the library, in order (an import). The run waits in a scratch file: read it a
-        /// run at a time (``AppendedAlbums/reader()``), never whole unless the backend must hold
+        /// end of the library, in order (an import, an add). Read the run a
+        /// run at a time (``AlbumRun/reader()``), never whole unless the backend must hold
         /// the whole library to write it. The snapshot saved beside this change is the library
         /// after the edits, without the run.
-        case appending(AppendedAlbums, after: [LibraryEdit])
+        case appending(AlbumRun, after: [LibraryEdit])
         /// Everything was replaced (restore, migrate, init), history included: every stored
         /// step not in ``StoredChange/addedSteps`` goes.
         case replaced
@@ -238,7 +238,7 @@ public struct StoredChange: Sendable, Hashable {
     }
 
     /// The albums appended at the end after the edits, when there are any.
-    public var appended: AppendedAlbums? {
+    public var appended: AlbumRun? {
         if case .appending(let run, _) = albums { run } else { nil }
     }
 }

@@ -80,7 +80,7 @@ public final class BundleCoverStore: CoverStore {
     /// new bundle file, then deletes the pending covers it folded in. The caller holds the
     /// writer lock.
     func rewrite(
-        _ snapshot: LibrarySnapshot, appending appended: AppendedAlbums? = nil, steps: [Int64: HistoryStep],
+        _ snapshot: LibrarySnapshot, appending appended: AlbumRun? = nil, steps: [Int64: HistoryStep],
         excluding excluded: CoverKey? = nil
     ) async throws {
         let folded = try await pending.keys()

@@ -19,7 +19,6 @@ public struct DedupeStage: ImportStage {
     private var passed: Spilled<HeldAlbum>.Writer?
     /// Where each of this import's albums starts in ``passed``, by place past the library's.
     private var passedAt: [Int] = []
-    private var scratchFolder = FileManager.default.temporaryDirectory
     /// The place of the album holding each id, by the id's fingerprint.
     private var byID = FingerprintTable()
     /// The place of the first album held under each duplicate key, by the key's fingerprint.
@@ -32,7 +31,6 @@ public struct DedupeStage: ImportStage {
     public mutating func begin(_ batch: StageBatch) async throws {
         policy = batch.options.onDuplicate
         library = batch.library.albums
-        scratchFolder = batch.scratchFolder
         byID = FingerprintTable(minimumCapacity: library.count + batch.albumCount)
         byKey = FingerprintTable(minimumCapacity: library.count + batch.albumCount)
         passedAt.reserveCapacity(batch.albumCount)
@@ -70,7 +68,7 @@ public struct DedupeStage: ImportStage {
 
     private mutating func remember(_ record: AlbumRecord, key: TextFingerprint) throws {
         guard let id = record.id else { return }
-        if passed == nil { passed = try Spilled.Writer(in: scratchFolder) }
+        if passed == nil { passed = try Spilled.Writer(in: ScratchFolder.current) }
         passedAt.append(try passed!.append(HeldAlbum(id: id, title: record.title, artist: record.artist)))
         hold(library.count + passedAt.count - 1, id: id, key: key)
     }

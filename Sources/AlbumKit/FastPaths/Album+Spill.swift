@@ -20,12 +20,7 @@ extension SpillEncoder {
 
     /// A record's fields; a missing id as a leading 0, a present one after a 1.
     mutating func record(_ record: AlbumRecord) {
-        if let id = record.id {
-            byte(1)
-            text(id.rawValue)
-        } else {
-            byte(0)
-        }
+        optionalText(record.id?.rawValue)
         text(record.title)
         text(record.artist)
         text(record.genre)

@@ -37,12 +37,12 @@ import Testing
         let folder = try TemporaryFolder("spill-albums")
         defer { folder.remove() }
         let albums = CompatFixtures.albums(count: 2_000) + CompatFixtures.unusualAlbums()
-        var writer = try AppendedAlbums.Writer(in: folder.url)
+        var writer = try SpilledRun.Writer(in: folder.url)
         for album in albums { try writer.append(album) }
         var replacement = albums[10]
         replacement.title = "Replaced"
         writer.replace(at: 10, with: replacement)
-        let run = try writer.finish()
+        let run = AlbumRun(try writer.finish())
         #expect(run.count == albums.count && run.first == albums.first?.id && run.last == albums.last?.id)
         var expected = albums
         expected[10] = replacement
@@ -61,7 +61,7 @@ import Testing
     @Test func aScratchFileLeavesNothingInItsFolder() throws {
         let folder = try TemporaryFolder("spill-unnamed")
         defer { folder.remove() }
-        let run = try AppendedAlbums(CompatFixtures.albums(count: 10), in: folder.url)
+        let run = AlbumRun(try SpilledRun(CompatFixtures.albums(count: 10), in: folder.url))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
         #expect(try run.all().count == 10)
     }
