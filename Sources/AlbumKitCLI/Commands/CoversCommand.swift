@@ -11,7 +11,7 @@ struct CoversCommand: AsyncParsableCommand {
     struct Fetch: AsyncParsableCommand, FlatMemoryCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fetch covers that are not stored yet (or those named) through covers.fetchers.",
-            discussion: "Exits non-zero when any cover could not be fetched. Covers already stored are not fetched again.")
+            discussion: "Covers already stored are not fetched again. When some covers could not be fetched, the others are kept, each failure is named with its reason, and the exit status is 3.")
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Every album with a cover reference, stored ones included (they are not fetched again).") var all = false
@@ -33,9 +33,9 @@ struct CoversCommand: AsyncParsableCommand {
                 // An album that names no cover was looked up: its reason says what was asked.
                 print("  failed: \(failure.album)\(failure.reference.isEmpty ? "" : " \(failure.reference)"): \(failure.reason)")
             }
-            if !summary.failures.isEmpty {
-                throw AlbumKitError(.unsupported, "\(summary.failures.count) cover\(summary.failures.count == 1 ? "" : "s") could not be fetched")
-            }
+            try DoneInPart.end(
+                failed: summary.failures.count, ("cover could not be fetched", "covers could not be fetched"),
+                kept: "the covers fetched are kept, and each failure's reason")
         }
     }
 

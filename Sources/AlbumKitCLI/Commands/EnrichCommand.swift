@@ -11,8 +11,8 @@ struct EnrichCommand: AsyncParsableCommand {
             (ids.musicbrainz, else a search match at plugins.musicbrainz.minScore), its Discogs release \
             (ids.discogs, with plugins.discogs.token). Fills genre, year, released, label, catalogNumber, \
             format, country, barcode, tags, tracks (when it has none) and ids. What a service answered is \
-            remembered with the library and not asked again. Exits non-zero when a service could not \
-            be asked about an album (each is named); what the others gave is kept.
+            remembered with the library and not asked again. When a service could not be asked about an \
+            album, each such album is named, what the others gave is kept, and the exit status is 3.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -46,6 +46,8 @@ struct EnrichCommand: AsyncParsableCommand {
                 + (filled.isEmpty ? "." : " (\(filled)).") + (failed == 0 ? "" : " \(failed) failed."))
         if let requests = RequestsLine.text(summary.requests) { Console.out(requests) }
         for failure in summary.failures { Console.out("  failed: \(failure.album): \(failure.reason)") }
-        if failed > 0 { throw AlbumKitError(.unsupported, "\(failed) album\(failed == 1 ? "" : "s") could not be looked up") }
+        try DoneInPart.end(
+            failed: failed, ("album could not be looked up", "albums could not be looked up"),
+            kept: dryRun ? "nothing was changed" : "what the others gave is kept, as one step")
     }
 }
