@@ -563,48 +563,50 @@ class Bench:
             def albumkit(library, *arguments):
                 return [self.tool("albumkit"), "--config", config, "--library", library] + list(arguments)
 
-            def made(name, *paths):
+            def made(name, *paths, env=self.env):
                 """A library made as a user makes one: `init`, imports, a few changes."""
                 template = os.path.join(self.scratch, name)
                 shutil.rmtree(template, ignore_errors=True)
-                run(albumkit(template, "init"), env=self.env)
+                run(albumkit(template, "init"), env=env)
                 for path in paths:
-                    run(albumkit(template, "import", path), env=self.env)
-                self.changed(template, self.env)
+                    run(albumkit(template, "import", path), env=env)
+                self.changed(template, env)
                 return template
 
-            def by_release():
+            def by_release(backend):
                 # A library of the corpus bundle's albums with their covers, then collectors'
                 # albums naming their MusicBrainz release (as a beets or Picard library does)
-                # and no cover: only those are looked up.
+                # and no cover: only those are looked up. On json and on SQLite, whose peak
+                # was over the aim when json's was not (BENCHMARKS.md, issue 36).
+                env = dict(self.env, ALBUMKIT_STORAGE_BACKEND=backend)
                 albums = corpus.albums(count, 3, collector=True)
                 listed = os.path.join(self.scratch, "lookups-albums.json")
                 with open(listed, "w") as handle:
                     json.dump(albums, handle)
-                template = made("lookups-template", self.bundle(count, "tar.gz"), listed)
+                template = made("lookups-template-" + backend, self.bundle(count, "tar.gz"), listed, env=env)
                 url_file = os.path.join(self.scratch, "lookups-urls.txt")
                 with open(url_file, "w") as handle:
                     for album in albums:
                         mbid = album["ids"]["musicbrainz"]
                         handle.write("-o %s.png %s/release/%s/front-1200\n" % (mbid, server.url, mbid))
-                ours = Side("`albumkit covers fetch` (coverartarchive)", albumkit(os.path.join(self.scratch, "lookups-lib"), "covers", "fetch"),
-                            prepare=lambda: self.fresh_library("lookups-lib", template), env=self.env)
+                ours = Side("`albumkit covers fetch` (coverartarchive, %s)" % backend, albumkit(os.path.join(self.scratch, "lookups-lib"), "covers", "fetch"),
+                            prepare=lambda: self.fresh_library("lookups-lib", template), env=env)
                 reference = Side("`xargs -P 8 curl -L`", ["xargs", "-P", "8", "-n", "3", "curl", "-sSfL"],
                                  prepare=lambda: self.fresh("lookups-out"), cwd=os.path.join(self.scratch, "lookups-out"), stdin_path=url_file)
                 server.reset()
-                self.compare("lookups", "%s albums by their MusicBrainz release, 8 at a time" % "{:,}".format(count), ours, [reference],
+                self.compare("lookups", "%s albums by their MusicBrainz release (%s), 8 at a time" % ("{:,}".format(count), backend), ours, [reference],
                              aim=1.2, count=count)
                 # Ours has one album more, the one `changed` added, which names no release: it
                 # is matched by a search first.
                 expected = {"caa": self.runs * (2 * count + 1), "image": self.runs * (2 * count + 1), "search": self.runs}
                 if server.counts() != expected:
-                    self.notes.append("lookups: the server saw %s, not %s" % (server.counts(), expected))
-                listed = json.loads(run(albumkit(os.path.join(self.scratch, "lookups-lib"), "list", "--json"), env=self.env, stdout=subprocess.PIPE))
+                    self.notes.append("lookups (%s): the server saw %s, not %s" % (backend, server.counts(), expected))
+                listed = json.loads(run(albumkit(os.path.join(self.scratch, "lookups-lib"), "list", "--json"), env=env, stdout=subprocess.PIPE))
                 stored = sum(album["cover"] == "stored" for album in listed["albums"])
                 if stored != len(listed["albums"]):
-                    raise Failure("covers fetch stored %d covers of %d" % (stored, len(listed["albums"])))
-                if ours.peak_mib() > 64:
-                    self.notes.append("lookups: peak RSS %.0f MiB, over the 64 MB aim" % ours.peak_mib())
+                    raise Failure("covers fetch (%s) stored %d covers of %d" % (backend, stored, len(listed["albums"])))
+                if ours.peak_mib() * 1.048576 > 64:
+                    self.notes.append("lookups (%s): peak RSS %.0f MiB, over the 64 MB aim" % (backend, ours.peak_mib()))
 
             def by_match():
                 # A Discogs collection export (its columns, no cover, no MusicBrainz id): every
@@ -675,7 +677,8 @@ class Bench:
                     rows.append(dict(memento=True, step=step, bytes=size, table=table, change=timed["select"], read=timed["show"]))
                 self.tables["lookups"] += rows
 
-            self.guarded("lookups", "covers fetch by release", by_release)
+            for backend in ["json", "sqlite"]:
+                self.guarded("lookups", "covers fetch by release (%s)" % backend, lambda: by_release(backend))
             self.guarded("lookups", "covers fetch by match", by_match)
             self.guarded("lookups", "the lookup cache in the memento", memento)
 

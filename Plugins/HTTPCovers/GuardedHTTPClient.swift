@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +26,11 @@ import Glibc
 /// caller to judge. An `Authorization` header is not sent on to another host. A
 /// ``RequestGate`` given to ``get(_:headers:maxBytes:limitName:reference:gate:)`` is
 /// entered before and left after every request it makes (a service's rate limit).
+///
+/// A client and its copies share their connections: one async-http-client `HTTPClient` for
+/// each address a host is pinned to, kept open for the next request, so a run of a thousand
+/// covers holds one connection pool, not one a request. ``shutdown()`` closes them; whatever
+/// is still open when the last copy is released is closed then.
 public struct GuardedHTTPClient: Sendable {
     /// How many redirects one request follows.
     public static let maxRedirects = 5
@@ -51,15 +57,18 @@ public struct GuardedHTTPClient: Sendable {
         public var statusLine: String { "\(status) \(reason)" }
     }
 
-    private let configuration: HTTPClient.Configuration
+    private let clients: PinnedClients
     private let allowedSchemes: Set<String>
     private let timeout: TimeAmount
     private let policy: AddressPolicy
     private let userAgent: String
 
     /// A client for `http(s)` in `allowedSchemes`, each request given `timeoutSeconds`,
-    /// connecting as `policy` allows and sending `userAgent` with every request.
-    public init(allowedSchemes: [String], timeoutSeconds: Double, policy: AddressPolicy = AddressPolicy(), userAgent: String) {
+    /// connecting as `policy` allows and sending `userAgent` with every request; up to
+    /// `connectionsPerHost` requests to one address run at once (more wait for a connection).
+    public init(
+        allowedSchemes: [String], timeoutSeconds: Double, connectionsPerHost: Int, policy: AddressPolicy = AddressPolicy(), userAgent: String
+    ) {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         let timeout = TimeAmount.milliseconds(Int64(timeoutSeconds * 1000))
@@ -67,12 +76,20 @@ public struct GuardedHTTPClient: Sendable {
         // Otherwise the pool retries a refused connection until the connect timeout; this
         // client decides itself what is worth retrying.
         configuration.connectionPool.retryConnectionEstablishment = false
-        self.configuration = configuration
+        // The callers run that many fetches at once (`covers.concurrency`): each gets its own
+        // connection, as it did with a client a request, rather than waiting out its deadline
+        // behind a slow one.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
+        clients = PinnedClients(configuration: configuration)
         self.allowedSchemes = Set(allowedSchemes.map { $0.lowercased() }).intersection(["http", "https"])
         self.timeout = timeout
         self.policy = policy
         self.userAgent = userAgent
     }
+
+    /// Closes the connections of this client and its copies, once every request is done. A
+    /// request made after opens new ones.
+    public func shutdown() async { await clients.shutdown() }
 
     /// The answer to `GET url`, redirects followed, with `headers` added to every request,
     /// its body read up to `maxBytes` (the setting `limitName` says in an error);
@@ -163,21 +180,18 @@ public struct GuardedHTTPClient: Sendable {
         let deadline = NIODeadline.now() + timeout
         var refused: [String] = []
         for address in target.addresses {
-            let hop = try await withClient(pinning: target.host, to: address) { client -> Hop? in
-                let response: HTTPClientResponse
-                do {
-                    response = try await client.execute(request, deadline: deadline)
-                } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-                    throw timedOut(original)
-                } catch where Self.isRefusal(error) {
-                    refused.append(address)
-                    return nil
-                } catch {
-                    throw RetryableFailure(reason: "cannot reach \(target.host) (\(address) port \(target.port)): \(error)")
-                }
-                return try await interpret(response, url: url, limit: limit, original: original)
+            let response: HTTPClientResponse
+            do {
+                response = try await clients.client(pinning: target.host, to: address).execute(request, deadline: deadline)
+            } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+                throw timedOut(original)
+            } catch where Self.isRefusal(error) {
+                refused.append(address)
+                continue
+            } catch {
+                throw RetryableFailure(reason: "cannot reach \(target.host) (\(address) port \(target.port)): \(error)")
             }
-            if let hop { return hop }
+            return try await interpret(response, url: url, limit: limit, original: original)
         }
         throw AlbumKitError(.connection, "\(original): connection refused by \(refused.joined(separator: ", ")) port \(target.port)")
     }
@@ -216,22 +230,6 @@ public struct GuardedHTTPClient: Sendable {
         return format.date(from: text).map { max(0, $0.timeIntervalSinceNow) }
     }
 
-    /// Runs `body` with a client that connects `host` to `address` only; one client per
-    /// connection attempt, since async-http-client fixes its DNS overrides when it is made.
-    private func withClient<T>(pinning host: String, to address: String, _ body: (HTTPClient) async throws -> T) async throws -> T {
-        var configuration = configuration
-        if !AddressPolicy.isNumeric(host) { configuration.dnsOverride = [host: address] }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
-            let result = try await body(client)
-            try? await client.shutdown()
-            return result
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
-    }
-
     private func read(_ body: HTTPClientResponse.Body, limit: SizeLimit, original: String) async throws -> Data {
         var bytes = Data()
         do {
@@ -268,6 +266,46 @@ public struct GuardedHTTPClient: Sendable {
     /// async-http-client connects to directly, so the refusal comes as the socket's own error.
     private static func isRefusal(_ error: any Error) -> Bool {
         (error as? IOError)?.errnoCode == ECONNREFUSED
+    }
+}
+
+/// The async-http-client clients of a ``GuardedHTTPClient`` and its copies: one for each host
+/// and the address it is pinned to, since a client fixes its DNS overrides when it is made.
+/// Each is shut down once: by ``shutdown()``, else when the last copy is released
+/// (async-http-client stops a debug build that releases a client still running).
+private final class PinnedClients: Sendable {
+    private let configuration: HTTPClient.Configuration
+    private let clients = Mutex<[String: HTTPClient]>([:])
+
+    init(configuration: HTTPClient.Configuration) { self.configuration = configuration }
+
+    /// The client that connects `host` to `address` only.
+    func client(pinning host: String, to address: String) -> HTTPClient {
+        clients.withLock { clients in
+            let key = "\(host) \(address)"
+            if let client = clients[key] { return client }
+            var configuration = configuration
+            if !AddressPolicy.isNumeric(host) { configuration.dnsOverride = [host: address] }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            clients[key] = client
+            return client
+        }
+    }
+
+    func shutdown() async {
+        for client in takeAll() { try? await client.shutdown() }
+    }
+
+    deinit {
+        // Nothing can be awaited here: the client finishes shutting down on its own.
+        for client in takeAll() { client.shutdown { _ in } }
+    }
+
+    private func takeAll() -> [HTTPClient] {
+        clients.withLock { clients in
+            defer { clients = [:] }
+            return Array(clients.values)
+        }
     }
 }
 

@@ -10,8 +10,13 @@ public final class HTTPCoverFetcher: CoverFetcher {
 
     /// A fetcher for `covers` settings; `userAgent` is sent with every request.
     public init(covers: Configuration.Covers, policy: AddressPolicy = AddressPolicy(), userAgent: String) {
-        client = GuardedHTTPClient(allowedSchemes: covers.allowedSchemes, timeoutSeconds: covers.timeoutSeconds, policy: policy, userAgent: userAgent)
+        client = GuardedHTTPClient(
+            allowedSchemes: covers.allowedSchemes, timeoutSeconds: covers.timeoutSeconds, connectionsPerHost: covers.concurrency, policy: policy,
+            userAgent: userAgent)
     }
+
+    /// Closes its connections.
+    public func shutdown() async { await client.shutdown() }
 
     public var name: String { "http" }
 

@@ -31,6 +31,8 @@ extension LookupCoverFetcher {
     public var requestCounts: [String: Int] { services.tally.byService }
 
     public func fetch(_ request: CoverFetchRequest) async throws -> Data? { try await find(request)?.bytes }
+
+    public func shutdown() async { await services.shutdown() }
 }
 
 /// `coverartarchive`: the front of the album's MusicBrainz release, else of its release

@@ -12,14 +12,16 @@ public struct LookupServices: Sendable {
     public let discogs: DiscogsClient?
     /// How many requests went to each service.
     public let tally: RequestTally
+    /// The connections every service's requests go through.
+    private let client: GuardedHTTPClient
 
     /// The services `configuration` sets up; `policy` decides which addresses may be reached.
     /// A base URL that is not an `http(s)` URL is a configuration error naming its key.
     public init(configuration: Configuration, policy: AddressPolicy = AddressPolicy(), tally: RequestTally = RequestTally()) throws {
         let covers = configuration.covers
         let client = GuardedHTTPClient(
-            allowedSchemes: covers.allowedSchemes, timeoutSeconds: covers.timeoutSeconds, policy: policy,
-            userAgent: configuration.lookups.userAgent)
+            allowedSchemes: covers.allowedSchemes, timeoutSeconds: covers.timeoutSeconds, connectionsPerHost: covers.concurrency,
+            policy: policy, userAgent: configuration.lookups.userAgent)
         func connection(_ service: String, requestsPerSecond: Double?) throws -> ServiceConnection {
             let settings = configuration.settings(for: service)
             return try ServiceConnection(
@@ -37,5 +39,10 @@ public struct LookupServices: Sendable {
         let token = configuration.settings(for: LookupSettings.discogs).string("token") ?? ""
         discogs = token.isEmpty ? nil : DiscogsClient(connection: try connection(LookupSettings.discogs, requestsPerSecond: DiscogsClient.requestsPerSecond), token: token)
         self.tally = tally
+        self.client = client
     }
+
+    /// Closes the services' connections (else they close when the last copy of these services
+    /// is released).
+    public func shutdown() async { await client.shutdown() }
 }

@@ -10,13 +10,14 @@ import Testing
 /// get one from the services, tried in order, an image that will not do passed over.
 @Suite struct LookupCoverFetcherTests {
     /// A JSON library in a temporary folder holding `albums`, its configuration pointing the
-    /// lookups at `local` with `fetchers` as the chain.
+    /// lookups at `local` with `fetchers` as the chain (`concurrency` at once, if given).
     private func library(
-        _ albums: [Album], local: LocalServices, fetchers: [String]
+        _ albums: [Album], local: LocalServices, fetchers: [String], concurrency: Int? = nil
     ) async throws -> (Library, FileStorage<JSONFormat>, TemporaryFolder) {
         let folder = try TemporaryFolder("lookup-covers")
         var configuration = local.configuration()
         configuration.covers.fetchers = fetchers
+        if let concurrency { configuration.covers.concurrency = concurrency }
         var registry = AdapterRegistry.builtIn
         registry.register(.httpCovers)
         registry.registerLookups()
@@ -102,5 +103,27 @@ import Testing
         let album = try #require(try await library.albums().first)
         #expect(album.coverUrl == gone, "the album keeps its reference, which now resolves to the found cover")
         #expect(await library.coverState(of: album) == .stored)
+    }
+
+    /// A run's requests share the connections of one client, as many as run at once, and
+    /// `covers fetch` closes them when it is done (issue 36: a client a request held a
+    /// connection pool each, 1 753 of them alive at the peak of 1 000 covers).
+    @Test func aRunSharesItsConnectionsAndClosesThemWhenDone() async throws {
+        let local = try await LocalServices.start(StandardAnswers.answer)
+        // One release the archive has (a 307, then the image), eleven it answers 404 about.
+        let unknown = (1...11).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
+        let albums = try ([Answers.release] + unknown).map { try album("mb:\($0)", "Artist", "Title \($0)") }
+        let (library, _, folder) = try await library(albums, local: local, fetchers: ["coverartarchive"], concurrency: 2)
+        defer { folder.remove() }
+        let summary = try await library.fetchCovers()
+        #expect(summary.fetched == 1 && summary.failures.count == 11, "\(summary)")
+        let requests = local.server.requests
+        #expect(requests.count == 13)
+        #expect(Set(requests.map(\.connection)).count <= 2, "two at a time over at most two connections: \(requests.map { ($0.path, $0.connection) })")
+        // The client closes them; the server sees it a moment later.
+        let closing = ContinuousClock.now
+        while local.server.openConnections > 0, closing.duration(to: .now) < .seconds(30) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(local.server.openConnections == 0, "connections left open after covers fetch")
+        await local.stop()
     }
 }

@@ -25,6 +25,8 @@ public final class LoopbackHTTPServer: Sendable {
         public let seen: Int
         /// The server's port (for the addresses an answer names).
         public let port: Int
+        /// Which connection it came on: the n-th the server accepted.
+        public let connection: Int
 
         /// The URL of `path` on the server that got this request.
         public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
@@ -68,6 +70,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     public let port: Int
     private let log = Mutex<[Request]>([])
+    /// Connections accepted so far, and those still open.
+    private let connections = Mutex((accepted: 0, open: 0))
     private let serving = Mutex<Task<Void, Never>?>(nil)
 
     private init(port: Int) { self.port = port }
@@ -77,6 +81,9 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Every request so far, in the order they arrived.
     public var requests: [Request] { log.withLock { $0 } }
+
+    /// How many connections are open now: a client that shut down has closed its own.
+    public var openConnections: Int { connections.withLock { $0.open } }
 
     /// The requests to `path`.
     public func requests(to path: String) -> [Request] { requests.filter { $0.path == path } }
@@ -98,7 +105,15 @@ public final class LoopbackHTTPServer: Sendable {
             _ = try? await channel.executeThenClose { connections in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
-                        group.addTask { try? await server.serve(connection, respond) }
+                        let number = server.connections.withLock { counts in
+                            counts.accepted += 1
+                            counts.open += 1
+                            return counts.accepted
+                        }
+                        group.addTask {
+                            try? await server.serve(connection, number: number, respond)
+                            server.connections.withLock { $0.open -= 1 }
+                        }
                     }
                 }
             }
@@ -114,11 +129,11 @@ public final class LoopbackHTTPServer: Sendable {
         await task?.value
     }
 
-    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, _ respond: Responder) async throws {
+    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, number: Int, _ respond: Responder) async throws {
         try await connection.executeThenClose { inbound, outbound in
             for try await part in inbound {
                 guard case .head(let head) = part else { continue }
-                let request = record(head)
+                let request = record(head, connection: number)
                 let answer = await respond(request)
                 if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
                 try await send(answer, outbound)
@@ -126,7 +141,7 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    private func record(_ head: HTTPRequestHead) -> Request {
+    private func record(_ head: HTTPRequestHead, connection: Int) -> Request {
         let parts = head.uri.split(separator: "?", maxSplits: 1)
         var query: [String: String] = [:]
         for item in parts.count > 1 ? parts[1].split(separator: "&") : [] {
@@ -139,7 +154,7 @@ public final class LoopbackHTTPServer: Sendable {
         return log.withLock { log in
             let request = Request(
                 method: head.method.rawValue, path: path, query: query, headers: headers, arrival: .now,
-                seen: log.count { $0.path == path } + 1, port: port)
+                seen: log.count { $0.path == path } + 1, port: port, connection: connection)
             log.append(request)
             return request
         }

@@ -5,7 +5,7 @@ import Foundation
 /// the peak of a `covers fetch` that found a thousand covers (BENCHMARKS.md, covers by lookup).
 extension HistoryStep {
     /// The step as JSON, keys sorted, with the values `JSONEncoder` writes (a database's step row).
-    package var json: String { JSONOutput.text { try $0.historyStep(self) } }
+    package var json: String { JSONOutput.countedText { try $0.historyStep(self) } }
 
     /// Writes the step as ``json`` to the file `descriptor` (`path` names it in errors),
     /// a buffer at a time.

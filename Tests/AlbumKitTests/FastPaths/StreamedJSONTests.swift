@@ -167,4 +167,17 @@ import Testing
             #expect(try JSONDecoder().decode(HistoryStep.self, from: Data(step.json.utf8)) == step)
         }
     }
+
+    /// A database's step row is written into a string of the size counted first: a step of
+    /// many buffers' worth (a covers fetch of a thousand albums) comes out whole and in order.
+    @Test func aStepOfManyBuffersIsWhatJSONEncoderWouldWrite() throws {
+        let albums = CompatFixtures.unusualAlbums() + CompatFixtures.wholeAlbums()
+        let edits: [LibraryEdit] = (0..<400).map { .update(before: albums[$0 % albums.count], after: albums[($0 + 1) % albums.count]) }
+        let step = HistoryStep(LibraryChange(label: "covers", edits: edits))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let expected = String(decoding: try encoder.encode(step), as: UTF8.self)
+        #expect(expected.utf8.count > 1 << 20, "the step spans several of the writer's 256 KiB buffers: \(expected.utf8.count) bytes")
+        #expect(step.json == expected)
+    }
 }

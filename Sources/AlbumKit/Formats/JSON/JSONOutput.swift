@@ -54,4 +54,29 @@ extension JSONOutput {
         try! output.flush()
         return String(decoding: text.bytes, as: UTF8.self)
     }
+
+    /// What `write` writes, as text in memory, written twice: once to count its bytes, then
+    /// into a string of exactly that many. For a large document (a database's history step
+    /// of a thousand albums, 2.4 MB), ``text(_:)`` would hold its bytes — grown by doubling,
+    /// to 4.3 MB — and the string made of them at once: 6.7 MB of heap at the peak of
+    /// `covers fetch` (BENCHMARKS.md, covers by lookup). `write` must write the same bytes
+    /// each time.
+    static func countedText(_ write: (inout JSONOutput) throws -> Void) -> String {
+        final class Count: @unchecked Sendable { var bytes = 0 }
+        let count = Count()
+        var counting = JSONOutput(sink: { count.bytes += $0.count })
+        try! write(&counting)
+        try! counting.flush()
+        return String(unsafeUninitializedCapacity: count.bytes) { text in
+            let filled = Count()
+            var output = JSONOutput(sink: { chunk in
+                precondition(filled.bytes + chunk.count <= text.count, "the second writing of a document is longer than the first")
+                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(text)[filled.bytes...]).copyMemory(from: chunk)
+                filled.bytes += chunk.count
+            })
+            try! write(&output)
+            try! output.flush()
+            return filled.bytes
+        }
+    }
 }
