@@ -346,6 +346,48 @@ def test_a_cover_fetched_on_another_host_shows_a_spinner(page, tmp_path, postgre
         serving.close()
 
 
+def test_a_cover_one_host_fetches_for_its_page_shows_a_spinner_on_another(page, tmp_path, postgres_url):
+    """Two hosts over one PostgreSQL library: an album added through one host with a cover
+    URL is fetched by that host's own cover service, and the other host's page shows the
+    spinner until the cover is there; the fetching host's own events tell of the request
+    once (its notices are not relayed back to it)."""
+    from conftest import EventClient, Sandbox
+    env = {"ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": postgres_url}
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one, two = Sandbox(tmp_path / "one", env), Sandbox(tmp_path / "two", env)
+    covers = SlowCovers(delay=60)
+    events = None
+    try:
+        one.run("init", "--starter")
+        fetching, shown = one.start(), two.start()
+        events = EventClient(fetching)
+        open_page(page, shown)
+        _, added = fetching.json("POST", "/api/albums", expect=201, json_body={
+            "title": "Fetched by a host", "artist": "Host one", "coverUrl": covers.url + "/slow.png"})
+        album = added["album"]["id"]
+        page.wait_for_selector(f'.cell .view[data-id="{album}"]', timeout=15_000)
+        page.locator("#scroller").focus()
+        page.keyboard.press("End")
+        page.wait_for_function("document.querySelector('#details [data-field=title]').textContent === 'Fetched by a host'")
+        page.wait_for_selector(".cell.current .spinner", timeout=15_000)
+        assert page.locator("#details [data-field=cover]").inner_text() == "fetching…"
+        shot(page, "cover-spinner-other-host")
+        covers.release.set()
+        page.wait_for_selector(".cell.current img", timeout=15_000)
+        assert page.locator(".cell.current .spinner").count() == 0
+        events.wait_for(lambda e: e["event"] == "cover.fetched" and e["id"] == album, timeout=15)
+        time.sleep(1)  # a notice relayed back to its own host would come after its hub's event
+        requested = [e for _, e in events.events if e["event"] == "cover.requested" and e["id"] == album]
+        assert len(requested) == 1, requested
+    finally:
+        if events:
+            events.close()
+        covers.close()
+        one.close()
+        two.close()
+
+
 def test_every_field_and_the_tracks_are_shown_and_edited(page, starter):
     sandbox, server = starter
     body = {"title": "Kind of Blue", "artist": "Miles Davis", "label": "Columbia", "rating": 5, "released": "1959-08-17",
