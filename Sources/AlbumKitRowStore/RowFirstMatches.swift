@@ -30,7 +30,7 @@ extension StoreReads {
                 after = last
                 if places.count >= count || read >= budget {
                     let position = try await reader.positions(of: [last], blocks)[0]
-                    return FirstMatches(generation: generation, places: places, stop: .init(place: last, position: position, albums: blocks.total))
+                    return FirstMatches(generation: generation, places: places, stop: (last, position, blocks.total))
                 }
             }
         }

@@ -46,30 +46,16 @@ package struct PlacedAlbums: Sendable {
 
 /// What ``LibraryTextSearch/firstMatches(holding:details:count:budget:where:)`` found.
 package struct FirstMatches: Sendable {
-    /// Where the reading stopped before the last album holding the words.
-    package struct Stop: Sendable {
-        /// The place of the last album read.
-        package var place: Double
-        /// Its 0-based position.
-        package var position: Int
-        /// How many albums the library holds.
-        package var albums: Int
-
-        package init(place: Double, position: Int, albums: Int) {
-            self.place = place
-            self.position = position
-            self.albums = albums
-        }
-    }
-
     /// The generation the albums were read at.
     package var generation: Int64
     /// The places of every accepted album among those read, in library order.
     package var places: [Double]
-    /// Nil when every album holding the words was read: ``places`` are then all the matches.
-    package var stop: Stop?
+    /// Where the reading stopped before the last album holding the words: the place and
+    /// 0-based position of the last album read, and how many albums the library holds. Nil
+    /// when every album holding the words was read: ``places`` are then all the matches.
+    package var stop: (place: Double, position: Int, albums: Int)?
 
-    package init(generation: Int64, places: [Double], stop: Stop?) {
+    package init(generation: Int64, places: [Double], stop: (place: Double, position: Int, albums: Int)?) {
         self.generation = generation
         self.places = places
         self.stop = stop
