@@ -27,6 +27,32 @@ def collection(sandbox, count=240):
     return sandbox.start()
 
 
+def test_a_broad_search_says_about_how_many_albums_it_found(page, tmp_path):
+    """A word a tenth of a large SQLite library holds: the first page is the first albums
+    `albumkit list` gives, and the title says about how many match (the server read only as far
+    as the page needed and estimated the rest); a query whose matches are all read says exactly."""
+    from conftest import Sandbox
+    sandbox = Sandbox(tmp_path, {"ALBUMKIT_STORAGE_BACKEND": "sqlite"})
+    try:
+        server = collection(sandbox, count=3000)
+        open_page(page, server)
+        page.locator("#search").press_sequentially("abba", delay=20)
+        page.wait_for_function("document.querySelector('#results-title').textContent.startsWith('about ')")
+        title = page.locator("#results-title").inner_text()
+        assert title.endswith("albums for “abba”") and 270 <= int(title.split()[1].replace(",", "")) <= 330, title
+        listed = [album["id"] for album in json.loads(sandbox.run("list", "abba", "--json").stdout)["albums"]]
+        assert len(listed) == 300
+        shown = page.eval_on_selector_all("#grid .tile", "tiles => tiles.map((tile) => tile.dataset.id)")
+        assert shown == listed[:len(shown)] and len(shown) > 0
+        narrow = "artist:abba year:1980 title:1"
+        expected = json.loads(sandbox.run("list", *narrow.split(), "--json").stdout)["albums"]
+        assert 0 < len(expected) < 60
+        page.fill("#search", narrow)
+        page.wait_for_function(f"document.querySelector('#results-title').textContent === '{len(expected)} albums for “{narrow}”'")
+    finally:
+        sandbox.close()
+
+
 def make_page(browser, width=1100, height=760, scheme="dark"):
     context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True, color_scheme=scheme)
     page = context.new_page()
