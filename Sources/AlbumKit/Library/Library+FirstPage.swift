@@ -7,18 +7,19 @@
 /// from an earlier search, a page too deep, terms that turn most albums holding the words
 /// away) ``Library/searchedPage(_:_:offset:limit:)`` finds every match as before.
 extension Library {
-    /// The page of `limit` albums from `offset` of those `query` matches in library order, read
-    /// as far as the page needs; nil when the query is not read so (it looks at covers or
-    /// positions, has no word the store looks for, or its matches are kept already) or the
-    /// reading budget (``SearchedMatches/run`` albums holding the words) ran out first.
-    func firstPageOfSearch(_ query: AlbumQuery, offset: Int, limit: Int, in search: any LibraryTextSearch) async throws -> AlbumPage? {
-        guard !query.needsCoverState, !query.looksAtPositions, let words = SearchedMatches.words(of: query),
+    /// The page of `limit` albums from `offset` of those `query` matches in library order
+    /// (`order`, which has no keys), read as far as the page needs; nil when the query is not
+    /// read so (it looks at covers or positions, has no word the store looks for, or its matches
+    /// are kept already) or the reading budget (``SearchedMatches/run`` albums holding the
+    /// words) ran out first.
+    func firstPageOfSearch(_ query: AlbumQuery, _ order: AlbumSort?, offset: Int, limit: Int, in search: any LibraryTextSearch) async throws -> AlbumPage? {
+        guard order?.keys.isEmpty ?? true, !query.needsCoverState, !query.looksAtPositions, let words = SearchedMatches.words(of: query),
             offset < SearchedMatches.run, limit < SearchedMatches.run
         else { return nil }
         let wanted = offset + limit + 1  // one past the page: whether more follow
         for _ in 0..<SearchedMatches.attempts {
             guard let generation = try await search.revision() else { return nil }
-            if searches.matches(of: query, nil, at: generation) != nil { return nil }
+            if searches.matches(of: query, order, at: generation) != nil { return nil }
             let found = try await search.firstMatches(holding: words, details: query.details, count: wanted, budget: SearchedMatches.run) { album in
                 query.matches(ListedAlbum(position: 0, album: album, cover: .none))
             }

@@ -243,7 +243,7 @@ public struct AlbumPage: Sendable {
     public let currentPosition: Int?
     /// Whether ``total`` counts every match; false when it is estimated from the part of the
     /// library read for the page (the first page of a search a tenth of a large library
-    /// matches: ``Library/firstPageOfSearch(_:offset:limit:in:)``). The albums are exact either way.
+    /// matches: ``Library/firstPageOfSearch(_:_:offset:limit:in:)``). The albums are exact either way.
     public var totalIsExact = true
 
     /// The page with each album read whole from `reads` at its position; nil when an album is
