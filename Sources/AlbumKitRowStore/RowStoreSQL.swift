@@ -60,9 +60,22 @@ enum RowStoreSQL {
         let columns = "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums"
         return throughKeys ? "\(columns) WHERE sort_key IN (SELECT sort_key FROM albumkit_albums\(holding(words)))" : columns + holding(words)
     }
-    /// The `WHERE` clause that each word's column holds it (`LIKE`, escaped with a backslash).
+    /// The albums (as ``albumsHolding(_:details:throughKeys:)``) whose search columns hold
+    /// every word, the first `LIMIT` (the last argument) after a sort key (the first), in
+    /// library order: the order's index walked and the words checked on the way, so a word
+    /// many albums hold costs a few rows, not all of them.
+    static func firstAlbumsHolding(_ words: [SearchWord], details: Bool, throughKeys: Bool) -> String {
+        let columns = "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums"
+        let first = "WHERE sort_key > ?\(words.map { " AND " + condition($0) }.joined()) ORDER BY sort_key LIMIT ?"
+        return throughKeys ? "\(columns) WHERE sort_key IN (SELECT sort_key FROM albumkit_albums \(first)) ORDER BY sort_key" : "\(columns) \(first)"
+    }
+    /// The `WHERE` clause that each word's column holds it.
     private static func holding(_ words: [SearchWord]) -> String {
-        words.isEmpty ? "" : " WHERE " + words.map { "\($0.inCore ? "search_core" : "search_text") LIKE ? ESCAPE '\\'" }.joined(separator: " AND ")
+        words.isEmpty ? "" : " WHERE " + words.map(condition).joined(separator: " AND ")
+    }
+    /// That `word`'s column holds it (`LIKE`, escaped with a backslash).
+    private static func condition(_ word: SearchWord) -> String {
+        "\(word.inCore ? "search_core" : "search_text") LIKE ? ESCAPE '\\'"
     }
     /// The `LIKE` pattern that finds `word` anywhere in a column.
     static func pattern(_ word: SearchWord) -> SQLValue {

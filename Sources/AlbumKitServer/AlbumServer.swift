@@ -33,6 +33,8 @@ public struct AlbumServer: Sendable {
         let gateway = LibraryGateway(library: library)
         let covers = try await gateway.makeCoverService()
         let subscriptions = [covers.attach()]
+        // The covers this server fetches show as being fetched on every other host's page too.
+        let announcement = library.announcingCoverEventsToOtherHosts()
         let feed = EventFeed(hub: gateway.hub)
         let host = settings.host
         let app = Application(
@@ -62,7 +64,13 @@ public struct AlbumServer: Sendable {
         }
         // However serving ended: stop fetching and record what was fetched.
         for subscription in subscriptions { subscription.cancel() }
-        try await covers.finish()
+        do {
+            try await covers.finish()
+        } catch {
+            await announcement?.end()
+            throw error
+        }
+        await announcement?.end()
         try outcome.get()
     }
 

@@ -234,6 +234,12 @@ struct CountingSearch: LibraryTextSearch {
         reads.calls.called()
         return try await base.matches(holding: words, details: details, albums: albums, where: keep)
     }
+    func firstMatches(holding words: [SearchWord], details: Set<AlbumField>, count: Int, budget: Int, where keep: @escaping @Sendable (Album) -> Bool)
+        async throws -> FirstMatches
+    {
+        reads.calls.called()
+        return try await base.firstMatches(holding: words, details: details, count: count, budget: budget, where: keep)
+    }
     func albums(at places: [Double], details: Set<AlbumField>, current: AlbumID?, generation: Int64) async throws -> PlacedAlbums {
         reads.calls.called()
         return try await base.albums(at: places, details: details, current: current, generation: generation)

@@ -27,6 +27,32 @@ def collection(sandbox, count=240):
     return sandbox.start()
 
 
+def test_a_broad_search_says_about_how_many_albums_it_found(page, tmp_path):
+    """A word a tenth of a large SQLite library holds: the first page is the first albums
+    `albumkit list` gives, and the title says about how many match (the server read only as far
+    as the page needed and estimated the rest); a query whose matches are all read says exactly."""
+    from conftest import Sandbox
+    sandbox = Sandbox(tmp_path, {"ALBUMKIT_STORAGE_BACKEND": "sqlite"})
+    try:
+        server = collection(sandbox, count=3000)
+        open_page(page, server)
+        page.locator("#search").press_sequentially("abba", delay=20)
+        page.wait_for_function("document.querySelector('#results-title').textContent.startsWith('about ')")
+        title = page.locator("#results-title").inner_text()
+        assert title.endswith("albums for “abba”") and 270 <= int(title.split()[1].replace(",", "")) <= 330, title
+        listed = [album["id"] for album in json.loads(sandbox.run("list", "abba", "--json").stdout)["albums"]]
+        assert len(listed) == 300
+        shown = page.eval_on_selector_all("#grid .tile", "tiles => tiles.map((tile) => tile.dataset.id)")
+        assert shown == listed[:len(shown)] and len(shown) > 0
+        narrow = "artist:abba year:1980 title:1"
+        expected = json.loads(sandbox.run("list", *narrow.split(), "--json").stdout)["albums"]
+        assert 0 < len(expected) < 60
+        page.fill("#search", narrow)
+        page.wait_for_function(f"document.querySelector('#results-title').textContent === '{len(expected)} albums for “{narrow}”'")
+    finally:
+        sandbox.close()
+
+
 def make_page(browser, width=1100, height=760, scheme="dark"):
     context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True, color_scheme=scheme)
     page = context.new_page()
@@ -344,6 +370,48 @@ def test_a_cover_fetched_on_another_host_shows_a_spinner(page, tmp_path, postgre
         covers.close()
         fetching.close()
         serving.close()
+
+
+def test_a_cover_one_host_fetches_for_its_page_shows_a_spinner_on_another(page, tmp_path, postgres_url):
+    """Two hosts over one PostgreSQL library: an album added through one host with a cover
+    URL is fetched by that host's own cover service, and the other host's page shows the
+    spinner until the cover is there; the fetching host's own events tell of the request
+    once (its notices are not relayed back to it)."""
+    from conftest import EventClient, Sandbox
+    env = {"ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": postgres_url}
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one, two = Sandbox(tmp_path / "one", env), Sandbox(tmp_path / "two", env)
+    covers = SlowCovers(delay=60)
+    events = None
+    try:
+        one.run("init", "--starter")
+        fetching, shown = one.start(), two.start()
+        events = EventClient(fetching)
+        open_page(page, shown)
+        _, added = fetching.json("POST", "/api/albums", expect=201, json_body={
+            "title": "Fetched by a host", "artist": "Host one", "coverUrl": covers.url + "/slow.png"})
+        album = added["album"]["id"]
+        page.wait_for_selector(f'.cell .view[data-id="{album}"]', timeout=15_000)
+        page.locator("#scroller").focus()
+        page.keyboard.press("End")
+        page.wait_for_function("document.querySelector('#details [data-field=title]').textContent === 'Fetched by a host'")
+        page.wait_for_selector(".cell.current .spinner", timeout=15_000)
+        assert page.locator("#details [data-field=cover]").inner_text() == "fetching…"
+        shot(page, "cover-spinner-other-host")
+        covers.release.set()
+        page.wait_for_selector(".cell.current img", timeout=15_000)
+        assert page.locator(".cell.current .spinner").count() == 0
+        events.wait_for(lambda e: e["event"] == "cover.fetched" and e["id"] == album, timeout=15)
+        time.sleep(1)  # a notice relayed back to its own host would come after its hub's event
+        requested = [e for _, e in events.events if e["event"] == "cover.requested" and e["id"] == album]
+        assert len(requested) == 1, requested
+    finally:
+        if events:
+            events.close()
+        covers.close()
+        one.close()
+        two.close()
 
 
 def test_every_field_and_the_tracks_are_shown_and_edited(page, starter):

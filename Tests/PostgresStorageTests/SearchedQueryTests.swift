@@ -108,6 +108,51 @@ import Testing
         }
     }
 
+    /// The first page of a search a third of the library matches, in library order, is read
+    /// only as far as it needs: its albums, positions and current album are those the held
+    /// albums give, and its total an estimate (`totalIsExact` false) close to the count; a page
+    /// whose reading reaches the last match, or a sorted one, counts every match.
+    @Test func theFirstPageOfABroadSearchReadsOnlyAsFarAsItNeeds() async throws {
+        let folder = try TemporaryFolder("searched-first")
+        defer { folder.remove() }
+        let albums = try (0..<3_000).map { index in
+            try Album(
+                id: AlbumID("id-\(index)"), title: index % 3 == 0 ? "Moon \(index)" : "Sun \(index)",
+                artist: index % 2 == 0 ? "Even" : "Odd", year: String(1960 + index % 40))
+        }
+        let held = try await Self.library(FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")), albums)
+        var stores = [try await Self.library(SQLiteStorage(file: folder.path("library.sqlite")), albums)]
+        if TestServer.enabled { stores.append(try await Self.library(try PostgresStorage(url: try await TestServer.freshDatabase()), albums)) }
+        // One current album early in the library, where the page's reading passes it, one
+        // near its end, where it does not (it is read and checked on its own).
+        for current in [AlbumReference.position(31), .position(2_998)] {
+            for library in [held] + stores { try await library.select(current) }
+            for (text, count) in [("moon", 1_000), ("title:moon artist:even year:1960..1989", 375)] {
+                let query = try AlbumQuery(parsing: text)
+                let first = try await held.page(matching: query, offset: 0, limit: 20)
+                #expect(first.total == count)
+                let last = try await held.page(matching: query, offset: count - 10, limit: 20)
+                let sorted = try await held.page(matching: query, order: try AlbumSort(parsing: ["year"]), offset: 0, limit: 20)
+                for store in stores {
+                    let page = try await store.page(matching: query, offset: 0, limit: 20)
+                    #expect(page.albums.map(\.listed) == first.albums.map(\.listed), "'\(text)'")
+                    #expect(page.currentPosition == first.currentPosition, "'\(text)' with \(current) current")
+                    #expect(!page.totalIsExact, "'\(text)': the first page counted every match")
+                    #expect(page.total > 20 && abs(page.total - count) <= count / 10, "'\(text)': estimated \(page.total) of \(count)")
+
+                    let end = try await store.page(matching: query, offset: count - 10, limit: 20)
+                    #expect(end.albums.map(\.listed) == last.albums.map(\.listed), "'\(text)' at its end")
+                    #expect(end.totalIsExact && end.total == count, "'\(text)' at its end: \(end.total)")
+                    #expect(end.currentPosition == last.currentPosition, "'\(text)' at its end with \(current) current")
+
+                    let bySort = try await store.page(matching: query, order: try AlbumSort(parsing: ["year"]), offset: 0, limit: 20)
+                    #expect(bySort.albums.map(\.listed) == sorted.albums.map(\.listed), "'\(text)' by year")
+                    #expect(bySort.totalIsExact && bySort.total == count, "'\(text)' by year: \(bySort.total)")
+                }
+            }
+        }
+    }
+
     /// Every query, in every order, as a listing and as pages at several offsets.
     private static func expectSame(_ held: Library, _ stores: [Library], _ when: String) async throws {
         for text in queries {

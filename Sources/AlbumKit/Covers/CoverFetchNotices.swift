@@ -34,7 +34,7 @@ public enum CoverFetchNotices {
 
     /// This process's cover events, passed on from a hub until ``end()``: through `notices`
     /// when the storage has them, else in this process's notice file.
-    final class Announcement: Sendable {
+    public final class Announcement: Sendable {
         private let subscription: HubSubscription
         private let ending: @Sendable () async -> Void
 
@@ -78,7 +78,7 @@ public enum CoverFetchNotices {
         }
 
         /// Stops passing events on, once every one has gone out, and removes the file.
-        func end() async {
+        public func end() async {
             subscription.cancel()
             await ending()
         }

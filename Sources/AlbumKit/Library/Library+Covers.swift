@@ -124,6 +124,17 @@ extension Library {
         }
     }
 
+    /// Passes the cover events of the hub on to the other hosts over the same storage until
+    /// the announcement ends: `serve` fetches the covers its page's changes name, and the
+    /// pages of every other host then show those spinners too. Nil when the storage carries
+    /// no notices (a library folder: the processes sharing it are one machine's commands,
+    /// which announce their own fetches, and a file kept for the server's whole life would
+    /// only grow).
+    public nonisolated func announcingCoverEventsToOtherHosts() -> CoverFetchNotices.Announcement? {
+        guard let notices else { return nil }
+        return CoverFetchNotices.Announcement(libraryDirectory: configuration.libraryDirectory, notices: notices, hub: hub)
+    }
+
     /// Runs `body` with the hub's cover events passed on to other processes and hosts
     /// (``CoverFetchNotices``), every one of them gone out when it returns.
     private func announcingCoverEvents<T>(_ body: () async throws -> T) async throws -> T {

@@ -241,6 +241,10 @@ public struct AlbumPage: Sendable {
     public let current: AlbumID?
     /// The current album's 1-based library position, when it is among those that match.
     public let currentPosition: Int?
+    /// Whether ``total`` counts every match; false when it is estimated from the part of the
+    /// library read for the page (the first page of a search a tenth of a large library
+    /// matches: ``Library/firstPageOfSearch(_:_:offset:limit:in:)``). The albums are exact either way.
+    public var totalIsExact = true
 
     /// The page with each album read whole from `reads` at its position; nil when an album is
     /// no longer there (the library changed since the page was listed).

@@ -103,6 +103,7 @@ extension Library {
     /// nil when it cannot.
     func searchedPage(_ query: AlbumQuery, _ order: AlbumSort?, offset: Int, limit: Int) async throws -> AlbumPage? {
         guard let search = textSearch else { return nil }
+        if let page = try await firstPageOfSearch(query, order, offset: offset, limit: limit, in: search) { return page }
         for _ in 0..<SearchedMatches.attempts {
             guard let matches = try await searchedMatches(query, order) else { return nil }
             let slice = Array(matches.places.dropFirst(offset).prefix(limit))

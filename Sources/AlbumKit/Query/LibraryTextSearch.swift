@@ -16,6 +16,11 @@ package protocol LibraryTextSearch: LibraryPointReads {
     /// `details` names; and the generation they were read at.
     func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where keep: @escaping @Sendable (Album) -> Bool)
         async throws -> (generation: Int64, places: [Double], albums: [Album])
+    /// The first albums in library order holding every one of `words` that `keep` accepts:
+    /// those holding the words are read in order, with the details `details` names, until
+    /// `count` are accepted or `budget` are read (a batch may read a little past either).
+    func firstMatches(holding words: [SearchWord], details: Set<AlbumField>, count: Int, budget: Int, where keep: @escaping @Sendable (Album) -> Bool)
+        async throws -> FirstMatches
     /// The albums at `places` (increasing), their details those `details` names, each with
     /// its 0-based position; and, when `current` is given and the library holds it, that
     /// album's place and 0-based position: one state of the library, read in one go. Throws
@@ -36,6 +41,24 @@ package struct PlacedAlbums: Sendable {
     package init(albums: [(position: Int, album: Album)], current: (place: Double, position: Int)?) {
         self.albums = albums
         self.current = current
+    }
+}
+
+/// What ``LibraryTextSearch/firstMatches(holding:details:count:budget:where:)`` found.
+package struct FirstMatches: Sendable {
+    /// The generation the albums were read at.
+    package var generation: Int64
+    /// The places of every accepted album among those read, in library order.
+    package var places: [Double]
+    /// Where the reading stopped before the last album holding the words: the place and
+    /// 0-based position of the last album read, and how many albums the library holds. Nil
+    /// when every album holding the words was read: ``places`` are then all the matches.
+    package var stop: (place: Double, position: Int, albums: Int)?
+
+    package init(generation: Int64, places: [Double], stop: (place: Double, position: Int, albums: Int)?) {
+        self.generation = generation
+        self.places = places
+        self.stop = stop
     }
 }
 

@@ -350,6 +350,7 @@ const results = {
   start: 0,            // offset of the first match shown
   items: [],           // the matches shown, from `start`
   total: 0,
+  totalIsExact: true,  // false: the server estimated the total from the part it read
   generation: 0,       // answers to an older search are dropped
   get query() { return page.search.value.trim(); },
   get sort() { return page.sort.value; },
@@ -376,6 +377,7 @@ const results = {
       page.search.removeAttribute("aria-invalid");
       this.start = Math.min(start, answer.total);
       this.total = answer.total;
+      this.totalIsExact = answer.totalIsExact;
       this.items = answer.albums;
       this.render();
     } catch (error) {
@@ -394,6 +396,7 @@ const results = {
     if (generation !== this.generation) return;
     this.items = this.items.concat(answer.albums);
     this.total = answer.total;
+    this.totalIsExact = answer.totalIsExact;
     this.render();
   },
 
@@ -405,7 +408,8 @@ const results = {
   render() {
     page.results.hidden = false;
     const what = this.query ? `for “${this.query}”` : "";
-    byId("results-title").textContent = `${this.total.toLocaleString()} ${this.total === 1 ? "album" : "albums"} ${what}`.trim();
+    const about = this.totalIsExact ? "" : "about ";
+    byId("results-title").textContent = `${about}${this.total.toLocaleString()} ${this.total === 1 ? "album" : "albums"} ${what}`.trim();
     const tiles = this.items.map((album) => {
       const item = document.createElement("li");
       const tile = document.createElement("button");

@@ -57,6 +57,8 @@ struct AlbumPageBody: Sendable {
         var json = JSONWriter(capacity: 256)
         json.raw("],\"total\":")
         json.number(page.total)
+        json.raw(",\"totalIsExact\":")
+        json.raw(page.totalIsExact ? "true" : "false")
         json.raw(",\"offset\":")
         json.number(offset)
         json.raw(",\"limit\":")

@@ -12,17 +12,22 @@ struct WrittenPage: Sendable {
     let current: AlbumID?
     /// The current album's 1-based library position, when it is among those that match.
     let currentPosition: Int?
+    /// Whether ``total`` counts every match (``AlbumPage/totalIsExact``).
+    let totalIsExact: Bool
 
     /// `page` written out.
     init(_ page: AlbumPage) {
-        self.init(albums: page.albums.map { AlbumBody($0).json }, total: page.total, current: page.current, currentPosition: page.currentPosition)
+        self.init(
+            albums: page.albums.map { AlbumBody($0).json }, total: page.total, current: page.current, currentPosition: page.currentPosition,
+            totalIsExact: page.totalIsExact)
     }
 
-    init(albums: [[UInt8]], total: Int, current: AlbumID?, currentPosition: Int?) {
+    init(albums: [[UInt8]], total: Int, current: AlbumID?, currentPosition: Int?, totalIsExact: Bool) {
         self.albums = albums
         self.total = total
         self.current = current
         self.currentPosition = currentPosition
+        self.totalIsExact = totalIsExact
     }
 }
 
@@ -100,7 +105,7 @@ final class AlbumJSONCache: Sendable {
                 guard let album = plain.albums[position] else { return nil }
                 albums.append(album)
             }
-            return WrittenPage(albums: albums, total: plain.total, current: current, currentPosition: plain.currentPosition)
+            return WrittenPage(albums: albums, total: plain.total, current: current, currentPosition: plain.currentPosition, totalIsExact: true)
         }
     }
 
