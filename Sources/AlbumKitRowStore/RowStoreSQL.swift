@@ -21,6 +21,9 @@ enum RowStoreSQL {
     static let coreColumns = "id, title, artist, genre, year, cover_url, sort_key"
     /// The columns an album row is read with, in ``AlbumRowReader/album(_:)``'s order.
     static let albumColumns = "\(coreColumns), details"
+    /// Where ``albumsHolding(_:details:folded:throughKeys:)`` puts `search_core` (and
+    /// `search_text` after it): after ``albumColumns``.
+    static let foldedColumn = 8
 
     static let header = "SELECT generation, album_count FROM albumkit_state WHERE id = 1"
     static let state = "SELECT state FROM albumkit_state WHERE id = 1"
@@ -53,11 +56,12 @@ enum RowStoreSQL {
     static func placesHolding(_ words: [SearchWord]) -> String {
         "SELECT sort_key FROM albumkit_albums\(holding(words)) ORDER BY sort_key"
     }
-    /// The albums (``albumColumns``, or the core ones and a null) whose search columns hold
-    /// every word, in no particular order: the table filtered, or (`throughKeys`) the rows of
-    /// the keys that a search of the index finds.
-    static func albumsHolding(_ words: [SearchWord], details: Bool, throughKeys: Bool) -> String {
-        let columns = "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums"
+    /// The albums (``albumColumns``, or the core ones and a null; and with `folded`, the
+    /// search columns at ``foldedColumn``) whose search columns hold every word, in no
+    /// particular order: the table filtered, or (`throughKeys`) the rows of the keys that a
+    /// search of the index finds.
+    static func albumsHolding(_ words: [SearchWord], details: Bool, folded: Bool, throughKeys: Bool) -> String {
+        let columns = "SELECT \(details ? albumColumns : coreColumns + ", NULL")\(folded ? ", search_core, search_text" : "") FROM albumkit_albums"
         return throughKeys ? "\(columns) WHERE sort_key IN (SELECT sort_key FROM albumkit_albums\(holding(words)))" : columns + holding(words)
     }
     /// The `WHERE` clause that each word's column holds it (`LIKE`, escaped with a backslash).
