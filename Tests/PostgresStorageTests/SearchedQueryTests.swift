@@ -49,10 +49,7 @@ import Testing
     func aQueryTheDatabaseNarrowsAnswersWhatTheHeldAlbumsAnswer() async throws {
         let folder = try TemporaryFolder("searched-queries")
         defer { folder.remove() }
-        let albums = try Self.albums()
-        let held = try await Self.library(FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")), albums)
-        let sqlite = try await Self.library(SQLiteStorage(file: folder.path("library.sqlite")), albums)
-        let postgres = try await Self.library(try PostgresStorage(url: try await TestServer.freshDatabase()), albums)
+        let (held, sqlite, postgres) = try await Self.libraries(in: folder)
         for library in [held, sqlite, postgres] { try await library.select(.position(7)) }
 
         try await Self.expectSame(held, [sqlite, postgres], "as imported")
@@ -74,10 +71,7 @@ import Testing
     func aQueryCheckedOnFoldedTextReadsOnlyTheDetailsShown() async throws {
         let folder = try TemporaryFolder("searched-details")
         defer { folder.remove() }
-        let albums = try Self.albums()
-        let held = try await Self.library(FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")), albums)
-        let sqlite = try await Self.library(SQLiteStorage(file: folder.path("library.sqlite")), albums)
-        let postgres = try await Self.library(try PostgresStorage(url: try await TestServer.freshDatabase()), albums)
+        let (held, sqlite, postgres) = try await Self.libraries(in: folder)
         // The fields beyond the core six an album listed has.
         func present(_ listed: ListedAlbum) -> Set<AlbumField> {
             Set(AlbumField.scalars.filter { !listed.text(of: AlbumAttribute(name: $0.name)!).isEmpty } + (listed.album.tags.isEmpty ? [] : [.tags]))
@@ -158,6 +152,15 @@ import Testing
                 }
             }
         }
+    }
+
+    /// ``albums()`` in a JSON library (held in memory), an SQLite one and a PostgreSQL one.
+    private static func libraries(in folder: TemporaryFolder) async throws -> (held: Library, sqlite: Library, postgres: Library) {
+        let albums = try Self.albums()
+        return (
+            try await library(FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")), albums),
+            try await library(SQLiteStorage(file: folder.path("library.sqlite")), albums),
+            try await library(try PostgresStorage(url: try await TestServer.freshDatabase()), albums))
     }
 
     /// A new library in `storage` holding `albums`.
