@@ -17,8 +17,10 @@ import Foundation
 /// albumkit_lookups (key PK, answer)                  a lookup answer as JSON per row (LookupAnswer.json)
 /// ```
 enum RowStoreSQL {
+    /// The core six's columns, in ``AlbumRowReader/album(_:)``'s order.
+    static let coreFieldColumns = "id, title, artist, genre, year, cover_url"
     /// The core six columns and the key, in ``AlbumRowReader/album(_:)``'s order.
-    static let coreColumns = "id, title, artist, genre, year, cover_url, sort_key"
+    static let coreColumns = "\(coreFieldColumns), sort_key"
     /// The columns an album row is read with, in ``AlbumRowReader/album(_:)``'s order.
     static let albumColumns = "\(coreColumns), details"
     /// Where ``albumsHolding(_:details:folded:throughKeys:)`` puts `search_core` (and
@@ -58,11 +60,13 @@ enum RowStoreSQL {
     }
     /// The albums (``albumColumns``, or the core ones and a null; and with `folded`, the
     /// search columns at ``foldedColumn``) whose search columns hold every word, in no
-    /// particular order: the table filtered, or (`throughKeys`) the rows of the keys that a
-    /// search of the index finds.
+    /// particular order: the table filtered (which an index covering the columns read answers
+    /// alone), or, for the details through an engine that `throughKeys`, the rows of the keys
+    /// that a search of the index finds.
     static func albumsHolding(_ words: [SearchWord], details: Bool, folded: Bool, throughKeys: Bool) -> String {
         let columns = "SELECT \(details ? albumColumns : coreColumns + ", NULL")\(folded ? ", search_core, search_text" : "") FROM albumkit_albums"
-        return throughKeys ? "\(columns) WHERE sort_key IN (SELECT sort_key FROM albumkit_albums\(holding(words)))" : columns + holding(words)
+        return throughKeys && details
+            ? "\(columns) WHERE sort_key IN (SELECT sort_key FROM albumkit_albums\(holding(words)))" : columns + holding(words)
     }
     /// The `WHERE` clause that each word's column holds it (`LIKE`, escaped with a backslash).
     private static func holding(_ words: [SearchWord]) -> String {
