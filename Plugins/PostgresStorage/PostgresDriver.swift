@@ -53,6 +53,8 @@ public struct PostgresDriver: RowStoreDriver {
     /// Filtering the table: the trigram index's bitmap already hands the scan only the rows
     /// that may match, and a second look-up by key would read each of them twice.
     public var searchesThroughKeys: Bool { false }
+    /// The trigram indexes are version 8's.
+    public var formerSearchIndexes: [String] { [] }
     public var statisticsRefresh: [String] { ["ANALYZE albumkit_albums"] }
     /// A commit that does not wait for the WAL flush. The barrier rewrites the one schema row as
     /// it is: a transaction that writes no WAL of its own commits without waiting even when

@@ -12,18 +12,26 @@ extension StoreReads: LibraryTextSearch {
         }
     }
 
-    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where keep: @escaping @Sendable (Album) -> Bool)
+    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where test: SearchedTest)
         async throws -> (generation: Int64, places: [Double], albums: [Album])
     {
         let wanted = details.filter { !$0.isCore }
-        let sql = RowStoreSQL.albumsHolding(words, details: !wanted.isEmpty, throughKeys: store.driver.searchesThroughKeys)
+        var folded = false
+        if case .folded = test { folded = true }
+        let sql = RowStoreSQL.albumsHolding(words, details: !wanted.isEmpty, folded: folded, throughKeys: store.driver.searchesThroughKeys)
         return try await store.withReader(transaction: true) { [rows = store.rows] reader in
             let generation = try await reader.header().generation
             // Rows come in the engine's order (sorting them by key would spill to disk in
             // PostgreSQL for a common word); only those kept are held, then put in order.
             let kept = try await reader.connection.query(sql, words.map(RowStoreSQL.pattern)) { row -> StoredAlbum? in
-                let stored = try rows.album(row, details: wanted)
-                return keep(stored.album) ? stored : nil
+                switch test {
+                case .album(let keep):
+                    let stored = try rows.album(row, details: wanted)
+                    return keep(stored.album) ? stored : nil
+                case .folded(let keep):
+                    let text = FoldedAlbum(core: try row.text(RowStoreSQL.foldedColumn), text: try row.text(RowStoreSQL.foldedColumn + 1))
+                    return keep(text) ? try rows.album(row, details: wanted) : nil
+                }
             }.compactMap { $0 }.sorted { $0.key < $1.key }
             return (generation, kept.map(\.key), albums ? kept.map(\.album) : [])
         }

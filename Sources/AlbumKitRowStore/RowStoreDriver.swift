@@ -67,10 +67,15 @@ public protocol RowStoreDriver: Sendable {
     /// (an engine whose index needs an extension the server lacks leaves the columns unindexed,
     /// and a search then reads every row). None when a search reads every row anyway.
     var searchIndexes: [String] { get }
-    /// Whether a search finds the keys of the rows that may match in the index first, then
-    /// reads those rows (an index that holds the search columns, so a search reads the table
-    /// only for its matches), rather than filtering the table in one pass (an index that hands
-    /// the table's scan only the rows that may match).
+    /// Statements that drop the search indexes of versions 8 and 9 where ``searchIndexes``
+    /// makes them differently now; run, then ``searchIndexes``, as a library reaches version 10
+    /// (``RowStoreSchema``). None when they are the same.
+    var formerSearchIndexes: [String] { get }
+    /// Whether a search that reads the albums' details finds the keys of the rows that may
+    /// match in the index first, then reads those rows (an index that holds the search
+    /// columns, so a search reads the table only for its matches), rather than filtering the
+    /// table in one pass (an index that hands the table's scan only the rows that may match).
+    /// A search that reads no details filters the table either way.
     var searchesThroughKeys: Bool { get }
     /// Statements that refresh what the engine's planner knows of the tables, run after a save
     /// that added at least a tenth of the library's albums (an import into a new library) or
@@ -100,4 +105,10 @@ public struct DeferredDurability: Sendable {
         self.relaxing = relaxing
         self.barrier = barrier
     }
+}
+
+extension RowStoreDriver {
+    /// The columns of the core six, for an engine's index that covers what a listing of them
+    /// reads (``searchIndexes``).
+    public var coreFieldColumns: String { RowStoreSQL.coreFieldColumns }
 }

@@ -17,10 +17,15 @@ import Foundation
 /// albumkit_lookups (key PK, answer)                  a lookup answer as JSON per row (LookupAnswer.json)
 /// ```
 enum RowStoreSQL {
+    /// The core six's columns, in ``AlbumRowReader/album(_:)``'s order.
+    static let coreFieldColumns = "id, title, artist, genre, year, cover_url"
     /// The core six columns and the key, in ``AlbumRowReader/album(_:)``'s order.
-    static let coreColumns = "id, title, artist, genre, year, cover_url, sort_key"
+    static let coreColumns = "\(coreFieldColumns), sort_key"
     /// The columns an album row is read with, in ``AlbumRowReader/album(_:)``'s order.
     static let albumColumns = "\(coreColumns), details"
+    /// Where ``albumsHolding(_:details:folded:throughKeys:)`` puts `search_core` (and
+    /// `search_text` after it): after ``albumColumns``.
+    static let foldedColumn = 8
 
     static let header = "SELECT generation, album_count FROM albumkit_state WHERE id = 1"
     static let state = "SELECT state FROM albumkit_state WHERE id = 1"
@@ -53,12 +58,15 @@ enum RowStoreSQL {
     static func placesHolding(_ words: [SearchWord]) -> String {
         "SELECT sort_key FROM albumkit_albums\(holding(words)) ORDER BY sort_key"
     }
-    /// The albums (``albumColumns``, or the core ones and a null) whose search columns hold
-    /// every word, in no particular order: the table filtered, or (`throughKeys`) the rows of
-    /// the keys that a search of the index finds.
-    static func albumsHolding(_ words: [SearchWord], details: Bool, throughKeys: Bool) -> String {
-        let columns = "SELECT \(details ? albumColumns : coreColumns + ", NULL") FROM albumkit_albums"
-        return throughKeys ? "\(columns) WHERE sort_key IN (SELECT sort_key FROM albumkit_albums\(holding(words)))" : columns + holding(words)
+    /// The albums (``albumColumns``, or the core ones and a null; and with `folded`, the
+    /// search columns at ``foldedColumn``) whose search columns hold every word, in no
+    /// particular order: the table filtered (which an index covering the columns read answers
+    /// alone), or, for the details through an engine that `throughKeys`, the rows of the keys
+    /// that a search of the index finds.
+    static func albumsHolding(_ words: [SearchWord], details: Bool, folded: Bool, throughKeys: Bool) -> String {
+        let columns = "SELECT \(details ? albumColumns : coreColumns + ", NULL")\(folded ? ", search_core, search_text" : "") FROM albumkit_albums"
+        return throughKeys && details
+            ? "\(columns) WHERE sort_key IN (SELECT sort_key FROM albumkit_albums\(holding(words)))" : columns + holding(words)
     }
     /// The albums (as ``albumsHolding(_:details:throughKeys:)``) whose search columns hold
     /// every word, the first `LIMIT` (the last argument) after a sort key (the first), in

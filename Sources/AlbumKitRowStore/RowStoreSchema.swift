@@ -12,7 +12,8 @@ import Foundation
 /// for an index entry cannot be stored), version 7 keeps the fields beyond the core six
 /// (SPEC 1) as JSON in a column of their own, version 8 each album's folded text, for queries
 /// the database answers (``LibraryTextSearch``), version 9 the lookup answers in a table of
-/// their own instead of the memento. A library from an
+/// their own instead of the memento, version 10 remade the engine's search indexes where they
+/// differ (``RowStoreDriver/formerSearchIndexes``). A library from an
 /// older albumkit is upgraded in one writing transaction the first time this build connects to
 /// it; one from a newer albumkit is refused, untouched.
 enum RowStoreSchema {
@@ -30,8 +31,10 @@ enum RowStoreSchema {
     static let searchTextVersion = 8
     /// The version that moved the lookup answers to their own table (``moveLookupAnswers(_:_:)``).
     static let lookupsVersion = 9
+    /// The version that remade the search indexes (``remakeSearchIndexes(_:_:)``).
+    static let searchIndexesVersion = 10
     /// The version this build writes.
-    static let currentVersion = 9
+    static let currentVersion = 10
 
     /// Creates every table in an empty store, then tunes their storage
     /// (``RowStoreDriver/storageTuning``), inside the caller's creating transaction.
@@ -86,6 +89,7 @@ enum RowStoreSchema {
             if step + 1 == detailsVersion { try await addDetails(connection) }
             if step + 1 == searchTextVersion { try await addSearchText(connection, driver) }
             if step + 1 == lookupsVersion { try await moveLookupAnswers(connection, driver) }
+            if step + 1 == searchIndexesVersion { try await remakeSearchIndexes(connection, driver) }
         }
         try await connection.execute("UPDATE \(driver.versionTable) SET version = ?", [.integer(Int64(currentVersion))])
     }
@@ -176,6 +180,14 @@ enum RowStoreSchema {
             try await connection.execute(RowStoreSQL.updateSearch, [.text(album.searchCore), .text(album.searchText), .text(album.id.rawValue)])
         }
         for statement in driver.searchIndexes { try await connection.execute(statement, []) }
+    }
+
+    /// Version 10: the engine's search indexes made again where they differ from version 8's
+    /// (``RowStoreDriver/formerSearchIndexes``): SQLite's covers the core six's columns too, so
+    /// that a search that reads no details never reads the table.
+    private static func remakeSearchIndexes<Driver: RowStoreDriver>(_ connection: Driver.Connection, _ driver: Driver) async throws {
+        guard !driver.formerSearchIndexes.isEmpty else { return }
+        for statement in driver.formerSearchIndexes + driver.searchIndexes { try await connection.execute(statement, []) }
     }
 
     /// Version 9: the lookup answers (SPEC 11) in a table of their own, a row per answer keyed

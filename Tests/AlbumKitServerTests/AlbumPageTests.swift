@@ -228,11 +228,11 @@ struct CountingSearch: LibraryTextSearch {
         reads.calls.called()
         return try await base.places(holding: words)
     }
-    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where keep: @escaping @Sendable (Album) -> Bool)
+    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where test: SearchedTest)
         async throws -> (generation: Int64, places: [Double], albums: [Album])
     {
         reads.calls.called()
-        return try await base.matches(holding: words, details: details, albums: albums, where: keep)
+        return try await base.matches(holding: words, details: details, albums: albums, where: test)
     }
     func firstMatches(holding words: [SearchWord], details: Set<AlbumField>, count: Int, budget: Int, where keep: @escaping @Sendable (Album) -> Bool)
         async throws -> FirstMatches

@@ -186,6 +186,31 @@ import Testing
         #expect(try Data(contentsOf: folder.path("lib/library.json")) == before, "a failed import must change nothing")
     }
 
+    /// Lists naming more covers they lack than are named one by one: the first albums are
+    /// named, the rest counted in one warning per input; every album comes in with its cover
+    /// missing.
+    @Test func albumsLackingTheirCoversPastTheFirstAreCounted() async throws {
+        let folder = try TemporaryFolder("lacking")
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        func list(_ name: String, _ albums: Range<Int>) throws -> URL {
+            let entries = albums.map { #"{"title": "Album \#($0)", "artist": "A", "coverUrl": "covers/\#(String(repeating: "0", count: 60) + String(format: "%04x", $0)).png"}"# }
+            let file = folder.path(name)
+            try Data("[\(entries.joined(separator: ", "))]".utf8).write(to: file)
+            return file
+        }
+        let named = CoversStage.namedMissing
+        let first = try list("first.json", 0..<(named + 5))
+        let second = try list("second.json", (named + 5)..<(named + 6))
+        let summary = try await importing([first, second], into: library)
+        #expect(summary.added == named + 6)
+        #expect(summary.warnings.count == named + 2, "\(summary.warnings)")
+        #expect(summary.warnings.prefix(named).enumerated().allSatisfy { $1.contains("album 'Album \($0)' names cover covers/") })
+        #expect(summary.warnings.dropFirst(named).first?.hasPrefix("\(first.path): 5 more albums name covers the input lacks; their covers are missing") == true)
+        #expect(summary.warnings.last?.hasPrefix("\(second.path): 1 more album names a cover the input lacks; its cover is missing") == true)
+        #expect(try await library.listed(matching: AlbumQuery(parsing: "cover:missing")).count == named + 6)
+    }
+
     @Test func unknownInputKindIsNamed() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

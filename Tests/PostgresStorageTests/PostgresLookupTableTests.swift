@@ -39,7 +39,7 @@ struct PostgresLookupTableTests {
         let loaded = try runProgram("/usr/bin/psql", [url, "-q", "-f", Self.fixture.path])
         #expect(loaded.status == 0, "\(loaded.output)")
         try LookupTableChecks.expectAnswersMoved(
-            cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": url], currentVersion: 9
+            cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": url], currentVersion: 10
         ) { try Self.inspect(url) }
     }
 }

@@ -21,7 +21,7 @@ struct PostgresOldReleaseTests {
         let built = try runProgram("/usr/bin/psql", [url, "-q", "-v", "ON_ERROR_STOP=1", "-f", file.path])
         #expect(built.status == 0, "\(built.output)")
         let environment = ["ALBUMKIT_STORAGE_BACKEND": "postgres", "ALBUMKIT_STORAGE_URL": url]
-        try OldReleaseLibrary.expectUpgradedWithItsHistory(cli, environment: environment, currentVersion: 9) {
+        try OldReleaseLibrary.expectUpgradedWithItsHistory(cli, environment: environment, currentVersion: 10) {
             let query = "SELECT version, CASE WHEN to_regclass('albumkit_history') IS NULL THEN 0 ELSE 1 END FROM albumkit_schema"
             let found = try runProgram("/usr/bin/psql", [url, "-At", "-F", " ", "-c", query])
             var numbers = found.output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }

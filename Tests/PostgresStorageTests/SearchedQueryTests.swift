@@ -39,7 +39,8 @@ import Testing
         "strasse", "straße", "naive", "naïve", "label:warp", "label:wárp", "label:_", "^label:warp", "label:warp bjork", "warp",
         "notes:line", "notes:\"second line\"", "notes:cafe", "tags:idm", "mood:dark", "mood:calm", "ids.discogs:7", "genre:electronica",
         "artist:aphex year:1991..1995", "cafe ^year:1990", "aphex position:3..10", "aphex cover:none", "cover:missing", "lo", "o",
-        "catalogNumber:warp rating:2..", "title:low", "id:id-1", "xyzzy",
+        "catalogNumber:warp rating:2..", "title:low", "id:id-1", "xyzzy", "notes:\"line\nsecond\"", "^notes:line", "^tags:idm warp",
+        "label:warp ^catalognumber:warp", "label:records",
     ]
 
     private static let orders = ["", "title", "label-", "rating", "artist year-"]
@@ -48,10 +49,7 @@ import Testing
     func aQueryTheDatabaseNarrowsAnswersWhatTheHeldAlbumsAnswer() async throws {
         let folder = try TemporaryFolder("searched-queries")
         defer { folder.remove() }
-        let albums = try Self.albums()
-        let held = try await Self.library(FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")), albums)
-        let sqlite = try await Self.library(SQLiteStorage(file: folder.path("library.sqlite")), albums)
-        let postgres = try await Self.library(try PostgresStorage(url: try await TestServer.freshDatabase()), albums)
+        let (held, sqlite, postgres) = try await Self.libraries(in: folder)
         for library in [held, sqlite, postgres] { try await library.select(.position(7)) }
 
         try await Self.expectSame(held, [sqlite, postgres], "as imported")
@@ -64,6 +62,31 @@ import Testing
             _ = try await library.remove([.id(AlbumID("id-0"))])
         }
         try await Self.expectSame(held, [sqlite, postgres], "after changes")
+    }
+
+    /// A query checked on the albums' folded text (`label:warp`) reads only the details the
+    /// listing shows, and only of the albums it keeps; one checked on the albums (`rating:2..`)
+    /// reads those it looks at too. Both list what the held albums list.
+    @Test(.enabled(if: TestServer.enabled, TestServer.skipNote))
+    func aQueryCheckedOnFoldedTextReadsOnlyTheDetailsShown() async throws {
+        let folder = try TemporaryFolder("searched-details")
+        defer { folder.remove() }
+        let (held, sqlite, postgres) = try await Self.libraries(in: folder)
+        // The fields beyond the core six an album listed has.
+        func present(_ listed: ListedAlbum) -> Set<AlbumField> {
+            Set(AlbumField.scalars.filter { !listed.text(of: AlbumAttribute(name: $0.name)!).isEmpty } + (listed.album.tags.isEmpty ? [] : [.tags]))
+        }
+        for (text, read) in [("label:warp", Set<AlbumField>()), ("label:warp notes:line", []), ("rating:2.. label:warp", [.rating, .label])] {
+            let query = try AlbumQuery(parsing: text)
+            let expected = try await held.listed(matching: query)
+            #expect(!expected.isEmpty, "'\(text)'")
+            for store in [sqlite, postgres] {
+                var listed: [ListedAlbum] = []
+                for try await page in store.listedPages(matching: query, details: [.tags]) { listed += page }
+                #expect(listed.map(\.position) == expected.map(\.position), "'\(text)'")
+                #expect(listed.map(present) == expected.map { present($0).intersection(read.union([.tags])) }, "'\(text)'")
+            }
+        }
     }
 
     /// Another process's change moves the library on: the next search sees it.
@@ -174,6 +197,15 @@ import Testing
                 }
             }
         }
+    }
+
+    /// ``albums()`` in a JSON library (held in memory), an SQLite one and a PostgreSQL one.
+    private static func libraries(in folder: TemporaryFolder) async throws -> (held: Library, sqlite: Library, postgres: Library) {
+        let albums = try Self.albums()
+        return (
+            try await library(FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")), albums),
+            try await library(SQLiteStorage(file: folder.path("library.sqlite")), albums),
+            try await library(try PostgresStorage(url: try await TestServer.freshDatabase()), albums))
     }
 
     /// A new library in `storage` holding `albums`.

@@ -40,7 +40,7 @@ import Testing
         let file = cli.libraryFolder.appendingPathComponent("library.sqlite")
         try FileManager.default.createDirectory(at: cli.libraryFolder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixture, to: file)
-        try LookupTableChecks.expectAnswersMoved(cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "sqlite"], currentVersion: 9) {
+        try LookupTableChecks.expectAnswersMoved(cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "sqlite"], currentVersion: 10) {
             try Self.inspect(file)
         }
     }

@@ -14,7 +14,7 @@ import Testing
         let file = cli.libraryFolder.appendingPathComponent("library.sqlite")
         try FileManager.default.createDirectory(at: cli.libraryFolder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixture, to: file)
-        try OldReleaseLibrary.expectUpgradedWithItsHistory(cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "sqlite"], currentVersion: 9) {
+        try OldReleaseLibrary.expectUpgradedWithItsHistory(cli, environment: ["ALBUMKIT_STORAGE_BACKEND": "sqlite"], currentVersion: 10) {
             let script = """
                 import sqlite3, sys
                 c = sqlite3.connect(sys.argv[1])
@@ -56,7 +56,7 @@ import Testing
 
         let listed = try cli.run(["list", "--format", "$title|$genre"], environment: sqlite)
         #expect(listed.output == "Low|\nHeroes|Art rock\nLodger|\n", "\(listed.error)")
-        #expect(try inspect() == "9 4 albumkit_albums_duplicate_digest")
+        #expect(try inspect() == "10 4 albumkit_albums_duplicate_digest")
         // The upgrade fills the search columns (version 8): the database finds a word.
         #expect(try cli.run(["list", "--format", "$position $title", "LODG"], environment: sqlite).output == "3 Lodger\n")
         #expect(try cli.run(["list", "--format", "$position $title", "genre:rock"], environment: sqlite).output == "2 Heroes\n")

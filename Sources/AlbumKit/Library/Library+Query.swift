@@ -10,15 +10,15 @@ extension Library {
 
     /// What ``listed(matching:)`` returns, a run at a time, as the store reads the albums: a
     /// listing of a database lays out its first albums while the rest are read, and their
-    /// covers are judged on the way. The albums' details may hold only the fields `details`
-    /// names and those the query looks at (a table of the core six needs none).
+    /// covers are judged on the way. The albums' details hold the fields `details` names, and
+    /// perhaps those the query looks at (a table of the core six needs none).
     public nonisolated func listedPages(
         matching query: AlbumQuery = .all, details: Set<AlbumField> = Set(AlbumField.all)
     ) -> AsyncThrowingStream<[ListedAlbum], any Error> {
         let (pages, listing) = AsyncThrowingStream<[ListedAlbum], any Error>.makeStream()
         let work = Task {
             do {
-                try await list(matching: query, details: details.union(query.details), into: listing)
+                try await list(matching: query, details: details, into: listing)
                 listing.finish()
             } catch {
                 listing.finish(throwing: error)
@@ -29,9 +29,12 @@ extension Library {
     }
 
     /// Judges the albums run by run as the store hands them over (the store reads on in the
-    /// meantime), and hands each judged run to `listing`.
-    private func list(matching query: AlbumQuery, details: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws {
-        if try await listSearched(query, details: details, into: listing) { return }
+    /// meantime), and hands each judged run to `listing`: the albums with the details `details`
+    /// names and those the query looks at, but where the store checks the query on their
+    /// folded text (``listSearched(_:details:into:)``).
+    private func list(matching query: AlbumQuery, details shown: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws {
+        if try await listSearched(query, details: shown, into: listing) { return }
+        let details = shown.union(query.details)
         // The store's keys are read while the albums load (a table's keys, a folder's names).
         async let storedKeys = Self.storedKeys(in: storage.covers)
         if let held {

@@ -51,9 +51,8 @@ extension Library {
             return try await matchRunByRun(query, order, words, details: details, in: search)
         }
         // Every term can be checked on the album alone: the store checks each as it reads it.
-        let found = try await search.matches(holding: words, details: details, albums: sorted) { album in
-            query.matches(ListedAlbum(position: 0, album: album, cover: .none))
-        }
+        let (test, read) = Self.test(of: query, showing: order?.details ?? [])
+        let found = try await search.matches(holding: words, details: read, albums: sorted, where: test)
         guard let order, sorted else { return SearchedMatches(generation: found.generation, places: found.places, inLibraryOrder: true) }
         // Ranks stand in for positions: they order the albums as positions do, which is all a
         // sort's tie-break asks.
@@ -123,17 +122,26 @@ extension Library {
         return nil
     }
 
+    /// How the store checks the albums holding `query`'s words, and the details it reads of
+    /// each to show `shown`: on their folded text when the query allows (``AlbumQuery/foldedTest``:
+    /// only the details shown are read, of the albums kept), else on each album, read with the
+    /// details the query looks at too.
+    private static func test(of query: AlbumQuery, showing shown: Set<AlbumField>) -> (SearchedTest, details: Set<AlbumField>) {
+        if let folded = query.foldedTest { return (.folded(folded), shown) }
+        return (.album { album in query.matches(ListedAlbum(position: 0, album: album, cover: .none)) }, shown.union(query.details))
+    }
+
     /// Hands `listing` the albums `query` matches, in library order, in runs, with the details
-    /// `details` names; false when the store cannot narrow the query down (nothing handed).
+    /// `details` names (and perhaps those the query looks at); false when the store cannot
+    /// narrow the query down (nothing handed).
     func listSearched(_ query: AlbumQuery, details: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws -> Bool {
         guard let search = textSearch else { return false }
         if !query.needsCoverState, !query.looksAtPositions, let words = SearchedMatches.words(of: query) {
             // Every term can be checked on the album alone: one pass reads and checks the
             // albums holding the words, with what the listing shows.
+            let (test, read) = Self.test(of: query, showing: details)
             for _ in 0..<SearchedMatches.attempts {
-                let found = try await search.matches(holding: words, details: details, albums: true) { album in
-                    query.matches(ListedAlbum(position: 0, album: album, cover: .none))
-                }
+                let found = try await search.matches(holding: words, details: read, albums: true, where: test)
                 let positions: [Int]
                 do { positions = try await search.positions(of: found.places, generation: found.generation) } catch is LibraryMovedOn { continue }
                 var start = 0
@@ -152,7 +160,7 @@ extension Library {
             do {
                 while start < matches.places.count {
                     let run = Array(matches.places[start..<min(matches.places.count, start + SearchedMatches.run)])
-                    listing.yield(try await listed(at: run, details: details, generation: matches.generation, covers: true, in: search))
+                    listing.yield(try await listed(at: run, details: details.union(query.details), generation: matches.generation, covers: true, in: search))
                     start += run.count
                 }
                 return true

@@ -26,6 +26,15 @@ package enum FoldedText {
         }.flatMap { $0 } ?? contains(fold(text).utf8, needle)
     }
 
+    /// Whether `text`, already folded, holds `folded` (a folded word), byte for byte.
+    package static func holds(folded text: Substring, _ folded: String) -> Bool {
+        let needle = folded.utf8
+        guard !needle.isEmpty else { return true }
+        return text.utf8.withContiguousStorageIfAvailable { hay in
+            needle.withContiguousStorageIfAvailable { word in contains(hay, word) }
+        }.flatMap { $0 } ?? contains(Array(text.utf8), Array(needle))
+    }
+
     private static func isUpperASCII(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) }
 
     /// Whether `haystack` holds `needle`, `haystack`'s ASCII capitals read as small letters

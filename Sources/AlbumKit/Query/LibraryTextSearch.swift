@@ -11,10 +11,10 @@ package protocol LibraryTextSearch: LibraryPointReads {
     /// The places, in library order, of the albums whose search text holds every one of
     /// `words`, and the generation they were read at.
     func places(holding words: [SearchWord]) async throws -> (generation: Int64, places: [Double])
-    /// In one pass, the albums holding every one of `words` that `keep` accepts, in library
+    /// In one pass, the albums holding every one of `words` that `test` accepts, in library
     /// order: their places, and (when `albums`) the albums themselves, each with the details
     /// `details` names; and the generation they were read at.
-    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where keep: @escaping @Sendable (Album) -> Bool)
+    func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where test: SearchedTest)
         async throws -> (generation: Int64, places: [Double], albums: [Album])
     /// The first albums in library order holding every one of `words` that `keep` accepts:
     /// those holding the words are read in order, with the details `details` names, until
@@ -29,6 +29,15 @@ package protocol LibraryTextSearch: LibraryPointReads {
     /// The 0-based positions of the albums at `places` (increasing). Throws ``LibraryMovedOn``
     /// when the library is no longer at `generation`.
     func positions(of places: [Double], generation: Int64) async throws -> [Int]
+}
+
+/// How ``LibraryTextSearch/matches(holding:details:albums:where:)`` checks each album that
+/// holds the words.
+package enum SearchedTest: Sendable {
+    /// On the album, read with the details asked for.
+    case album(@Sendable (Album) -> Bool)
+    /// On its folded text alone (``AlbumQuery/foldedTest``): the album is read only when it passes.
+    case folded(@Sendable (FoldedAlbum) -> Bool)
 }
 
 /// Albums read at their places (``LibraryTextSearch/albums(at:details:current:generation:)``).

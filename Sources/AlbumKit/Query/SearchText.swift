@@ -13,6 +13,8 @@ extension Album {
         Self.folded(AlbumAttribute.searchedBeyondCore, of: self)
     }
 
+    /// The attributes' texts folded, one after another, joined by line breaks: the layout
+    /// ``FoldedPlace`` reads back.
     private static func folded(_ attributes: [AlbumAttribute], of album: Album) -> String {
         let listed = ListedAlbum(position: 0, album: album, cover: .none)
         return attributes.map { FoldedText.fold(listed.text(of: $0)) }.joined(separator: "\n")
@@ -26,6 +28,15 @@ extension AlbumAttribute {
     /// words (a query on them lists every album).
     static let searchedBeyondCore: [AlbumAttribute] = AlbumField.all.map { AlbumAttribute(field: $0) }.filter {
         $0.order == .text && !QueryTerm.bareWordAttributes.contains($0) && $0.kind != .field(.id) && $0.kind != .field(.coverUrl)
+    }
+
+    /// Where ``FoldedAlbum`` finds this attribute's folded text line by line, nil for one the
+    /// search columns do not hold on lines of its own (an id, a field of one's own).
+    var foldedPlace: FoldedPlace? { FoldedPlace.places[self] }
+
+    /// Whether this attribute's text may hold line breaks (notes: every other field is one line).
+    fileprivate var holdsLineBreaks: Bool {
+        if case .field(let field) = kind { field.kind == .notes } else { false }
     }
 
     /// Which search column holds this attribute's text: true for ``Album/searchCore``, false
@@ -71,6 +82,109 @@ extension AlbumQuery {
         !terms.isEmpty && terms.allSatisfy { term in
             guard !term.negated, case .contains(nil, let words) = term.test else { return false }
             return !words.contains("\n")
+        }
+    }
+}
+
+/// Where an attribute's folded text lies in a search column, whose attributes' texts are
+/// joined by line breaks (``Album/searchCore``, ``Album/searchText``). Only notes may hold line
+/// breaks, so a field before the first that may is found by counting lines from the column's
+/// start, one after the last by counting them from its end, and the one that may by both.
+/// (Changing the columns' attributes changes what every stored row means: a schema upgrade step
+/// must write them again.)
+struct FoldedPlace: Hashable, Sendable {
+    /// Whether it is in ``Album/searchCore`` (else in ``Album/searchText``).
+    let inCore: Bool
+    /// The lines before it, counted from the column's start (nil: counted from its end).
+    let before: Int?
+    /// The lines after it, counted from the column's end (nil: it is one line).
+    let after: Int?
+
+    /// Every attribute that has a place, by attribute.
+    static let places: [AlbumAttribute: FoldedPlace] = places(of: QueryTerm.bareWordAttributes, inCore: true)
+        .merging(places(of: AlbumAttribute.searchedBeyondCore, inCore: false)) { kept, _ in kept }
+
+    /// The places of `attributes`, laid out one after another in one column; an attribute
+    /// between two that may hold line breaks has none.
+    private static func places(of attributes: [AlbumAttribute], inCore: Bool) -> [AlbumAttribute: FoldedPlace] {
+        let breaking = attributes.indices.filter { attributes[$0].holdsLineBreaks }
+        var places: [AlbumAttribute: FoldedPlace] = [:]
+        for (index, attribute) in attributes.enumerated() {
+            let after = attributes.count - 1 - index
+            if attribute.holdsLineBreaks {
+                if breaking == [index] { places[attribute] = FoldedPlace(inCore: inCore, before: index, after: after) }
+            } else if index < breaking.first ?? attributes.count {
+                places[attribute] = FoldedPlace(inCore: inCore, before: index, after: nil)
+            } else if index > breaking.last! {
+                places[attribute] = FoldedPlace(inCore: inCore, before: nil, after: after)
+            }
+        }
+        return places
+    }
+
+    /// The text at this place in `column`; nil when the column has fewer lines (a damaged row).
+    func text(in column: String) -> Substring? {
+        let bytes = column.utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        if let before {
+            for _ in 0..<before {
+                guard let found = bytes[start...].firstIndex(of: Self.lineBreak) else { return nil }
+                start = bytes.index(after: found)
+            }
+            if after == nil { end = bytes[start...].firstIndex(of: Self.lineBreak) ?? end }
+        }
+        if let after {
+            for _ in 0..<after {
+                guard let found = bytes[start..<end].lastIndex(of: Self.lineBreak) else { return nil }
+                end = found
+            }
+            if before == nil { start = bytes[start..<end].lastIndex(of: Self.lineBreak).map { bytes.index(after: $0) } ?? start }
+        }
+        return column[start..<end]
+    }
+
+    private static let lineBreak = UInt8(ascii: "\n")
+}
+
+/// An album's folded text as a row store keeps it in its two search columns: enough to check
+/// a query whose terms each look for words in a field the columns hold line by line
+/// (``AlbumQuery/foldedTest``) without reading the album itself.
+package struct FoldedAlbum: Sendable {
+    /// ``Album/searchCore`` as stored.
+    let core: String
+    /// ``Album/searchText`` as stored.
+    let text: String
+
+    package init(core: String, text: String) {
+        self.core = core
+        self.text = text
+    }
+
+    /// The folded text at `place`, nil when the row holds fewer lines than its layout.
+    func text(at place: FoldedPlace) -> Substring? {
+        place.text(in: place.inCore ? core : text)
+    }
+}
+
+extension AlbumQuery {
+    /// The query checked on an album's folded text (``FoldedAlbum``), the same answer
+    /// ``matches(_:)`` gives for the album: nil unless every term looks for words (negated or
+    /// not) in fields that have a ``FoldedPlace`` (`label:warp`, `^tags:live`, a bare word).
+    package var foldedTest: (@Sendable (FoldedAlbum) -> Bool)? {
+        var tests: [(places: [FoldedPlace], words: String, negated: Bool)] = []
+        for term in terms {
+            guard case .contains(let attribute, let words) = term.test else { return nil }
+            let attributes = attribute.map { [$0] } ?? QueryTerm.bareWordAttributes
+            let places = attributes.compactMap(\.foldedPlace)
+            guard places.count == attributes.count else { return nil }
+            tests.append((places, words, term.negated))
+        }
+        guard !tests.isEmpty else { return nil }
+        return { [tests] album in
+            tests.allSatisfy { test in
+                test.places.contains { album.text(at: $0).map { FoldedText.holds(folded: $0, test.words) } ?? false } != test.negated
+            }
         }
     }
 }
