@@ -126,8 +126,10 @@ extension SpillDecoder {
     }
 
     private mutating func map() throws(AlbumKitError) -> [String: String] {
-        var map: [String: String] = [:]
-        for _ in 0..<(try count()) { map[try text()] = try text() }
+        let count = try count()
+        // Made at its size at once: grown entry by entry, a map of a dozen was rehashed thrice.
+        var map = [String: String](minimumCapacity: count)
+        for _ in 0..<count { map[try text()] = try text() }
         return map
     }
 

@@ -1,6 +1,6 @@
-/// The repair and the check an album from a file another tool wrote goes through as it is read
-/// (SPEC 9): its text repaired where the repair is certain, then, when it still breaks a field
-/// rule, the reason it is skipped.
+/// The repair an album from a file another tool wrote goes through as it is read (SPEC 9): its
+/// text repaired where the repair is certain (then checked: ``ImportItem/check(givingID:)``;
+/// a record that still breaks a field rule is skipped, with the reason).
 extension AlbumRecord {
     /// The record with each run of control characters in its text (tab aside, which SPEC 1
     /// allows) turned into one space — in every field, tracks, tags, ids and `fields` included;
@@ -29,16 +29,6 @@ extension AlbumRecord {
             return track
         }
         return record
-    }
-
-    /// Why the record cannot be an album, or nil when it obeys the field rules.
-    func problem(label: AlbumLabel) -> String? {
-        do {
-            _ = try validated(newID: AlbumID(rawValue: "x"), label: label.description)
-            return nil
-        } catch {
-            return error.description
-        }
     }
 }
 
