@@ -47,8 +47,8 @@ extension Library {
     private func commit(_ prepared: PreparedImport, staging: inout CoverStaging, report: inout ImportReport) async throws {
         let survivors = prepared.survivors
         var used: [CoverKey] = []
-        // Read back for their covers only when some carry one: a CSV's 100 000 albums carry
-        // none, and decoding them all once more took a twentieth of such an import.
+        // Read back for their covers only when some carry one: a CSV's albums carry none, and
+        // decoding all of them once more for nothing was a pass of its own (BENCHMARKS.md).
         if prepared.survivorsWithCovers > 0 {
             used.reserveCapacity(prepared.survivorsWithCovers)
             var reading = survivors.reader()

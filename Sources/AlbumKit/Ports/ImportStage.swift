@@ -71,8 +71,9 @@ public struct ImportItem: Sendable, Hashable {
     }
     /// Whether ``record`` is as the field rules leave it (checked, trimmed, canonical) and has
     /// not changed since: the check of a record read from another tool's file, the `validate`
-    /// stage and the commit each made the same album of it, and checking took a fifth of a
-    /// large CSV import; now the first check stands until a stage changes the record.
+    /// stage and the commit each made the same album of it, three checks that cost a large CSV
+    /// import more than reading it (BENCHMARKS.md); the first now stands until a stage changes
+    /// the record.
     var isChecked = false
     /// Names the album in messages ("albums.json #3 'Low'"), made when asked for.
     public var label: String { labelled.description }
