@@ -120,6 +120,7 @@ public struct ImportItem: Sendable, Hashable {
             && left.cover == right.cover && left.disposition == right.disposition
     }
 
+    /// Hashes the record, the label and the input (equal items have them equal).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(record)
         hasher.combine(labelled)
