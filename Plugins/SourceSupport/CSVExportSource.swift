@@ -32,6 +32,8 @@ public struct CSVRowProblem: Error, Sendable {
 public struct CSVRow: Sendable {
     let fields: [String]
     let columns: [String: Int]
+    /// The columns of ``columns`` in the header's order (sorted once a file, not once a row).
+    let ordered: [(column: String, index: Int)]
 
     /// The field under `column` (a required column; "" for any other the header lacks).
     public subscript(column: String) -> String {
@@ -50,7 +52,7 @@ public struct CSVRow: Sendable {
 
     /// Every column of the header with this row's value, in the header's order.
     public var all: [(column: String, value: String)] {
-        columns.sorted { $0.value < $1.value }.map { ($0.key, fields[$0.value]) }
+        ordered.map { ($0.column, fields[$0.index]) }
     }
 }
 
@@ -98,6 +100,7 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
     let format: Format
     var csv: CSVReader
     let columns: [String: Int]
+    let ordered: [(column: String, index: Int)]
     let width: Int
     var rowsSinceProgress = 0
     var finished = false
@@ -117,6 +120,7 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
             throw AlbumKitError(.unreadableInput, "\(url.path) line \(header.line): the header lacks the column\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of \(format.description)")
         }
         self.columns = columns
+        ordered = columns.sorted { $0.value < $1.value }.map { ($0.key, $0.value) }
         width = header.fields.count
     }
 
@@ -143,7 +147,7 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
             fields.removeLast(fields.count - width)
         }
         do {
-            let album = try format.album(from: CSVRow(fields: fields, columns: columns))
+            let album = try format.album(from: CSVRow(fields: fields, columns: columns, ordered: ordered))
             return .album(album, label: "\(place) '\(album.title.prefix(80))'")
         } catch {
             return .invalid(AlbumRecord(title: "", artist: ""), label: AlbumLabel(place), reason: error.message)

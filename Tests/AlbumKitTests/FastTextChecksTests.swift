@@ -1,4 +1,5 @@
 import AlbumKit
+import Foundation
 import Testing
 
 /// The checks every value of every album read goes through, decided on the bytes (SPEC 1's
@@ -19,9 +20,24 @@ import Testing
     @Test(arguments: [
         ("Plain Text", "Plain Text"), ("", ""), (" lead", "lead"), ("trail ", "trail"), ("two  spaces", "two spaces"),
         ("a\tb", "a b"), ("line\nbreak", "line break"), ("  ", ""), ("e\u{301}", "\u{E9}"), ("x", "x"), ("~!", "~!"),
+        ("Motörhead", "Motörhead"), ("Ríos  Ünïcödé ", "Ríos Ünïcödé"), ("a\u{A0}b", "a b"), ("a\u{85} b", "a b"),
+        ("u\u{308}\u{301}", "\u{1D8}"), ("\u{FC}\u{301}", "\u{1D8}"), ("\u{212B}", "\u{C5}"), ("a\u{2003}b", "a b"),
     ])
     func normalizedTextIsTrimmedComposedAndSingleSpaced(_ text: String, _ expected: String) {
-        #expect(NormalizeStage.normalized(text) == expected, "\(text.debugDescription)")
+        // Compared scalar by scalar: `==` on strings holds canonically equivalent texts equal,
+        // composed or not.
+        #expect(Array(NormalizeStage.normalized(text).unicodeScalars) == Array(expected.unicodeScalars), "\(text.debugDescription)")
+    }
+
+    /// The stage keeps text below U+0300 as it is, decided on its bytes: for each such scalar
+    /// between two letters, the answer is what NFC and the white space rule give.
+    @Test func everyScalarBelowU0300NormalizesAsNFCSays() {
+        for value in UInt32(0x20)..<0x300 {
+            guard let scalar = Unicode.Scalar(value), value != 0x7F else { continue }
+            let text = "a\(Character(scalar))b"
+            let expected = scalar.properties.isWhitespace ? "a b" : text.precomposedStringWithCanonicalMapping
+            #expect(Array(NormalizeStage.normalized(text).unicodeScalars) == Array(expected.unicodeScalars), "U+\(String(value, radix: 16))")
+        }
     }
 
     @Test func fieldsAreFoundByNameIgnoringCase() {

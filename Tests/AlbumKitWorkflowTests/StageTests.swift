@@ -89,6 +89,7 @@ import Testing
         registry.register(ImportStageFactory(name: "explodes", summary: "test") { _ in ThrowsOnThird() })
         registry.register(ImportStageFactory(name: "title-a", summary: "test") { _ in SetTitle(name: "title-a", title: "A") })
         registry.register(ImportStageFactory(name: "title-b", summary: "test") { _ in SetTitle(name: "title-b", title: "B") })
+        registry.register(ImportStageFactory(name: "title-control", summary: "test") { _ in SetTitle(name: "title-control", title: "Bad\u{1}Title") })
         return registry
     }()
 
@@ -115,6 +116,21 @@ import Testing
         let imported = try await library.albums().suffix(4)
         #expect(imported.map(\.genre) == ["Rewritten", "Rewritten", "Rewritten", "Rewritten"])
         try await library.undo()
+        #expect(try await library.albums() == before)
+    }
+
+    /// `validate` checks each album once, and its check stands only until a stage changes the
+    /// album: one that breaks a field rule after it fails the import at the commit, naming the
+    /// album and the field, with nothing written.
+    @Test func aStageThatBreaksAFieldRuleAfterValidateFailsTheImport() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let library = try await library(workspace, stages: ["validate", "normalize", "title-control", "dedupe", "covers"])
+        let before = try await library.albums()
+        let input = try workspace.albumList("in.json", Self.albums)
+        let error = await #expect(throws: AlbumKitError.self) { _ = try await library.importAlbums(from: [input]) }
+        #expect(error?.kind == .invalidAlbum, "\(String(describing: error))")
+        #expect(error?.description.contains("field 'title' holds a control character") == true, "\(String(describing: error))")
         #expect(try await library.albums() == before)
     }
 

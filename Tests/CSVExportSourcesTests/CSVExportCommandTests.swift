@@ -135,10 +135,24 @@ import Testing
         let file = cli.folder.appendingPathComponent("collection.csv")
         try ExportFixture.write(
             header: ExportFixture.discogsHeader,
-            rows: [ExportFixture.discogs(artist: "Bell\u{7}\u{7}Boy", title: "Ring\u{1B}Tone\u{7}", released: "1991", id: "2")], to: file)
+            rows: [ExportFixture.discogs(artist: "Bell\u{7}\u{7}Boy", title: "Ring\u{1B}Tone\u{7}", released: "1991", id: "2"), Self.untidyRow], to: file)
         let result = try cli.run("import", file.path)
         #expect(result.status == 0, "\(result.error)")
         let albums = try cli.listedAlbums()
-        #expect(albums.map { $0["artist"] as? String } == ["Bell Boy"] && albums.map { $0["title"] as? String } == ["Ring Tone"], "\(albums)")
+        #expect(albums.map { $0["artist"] as? String } == ["Bell Boy", "Autechre"] && albums.map { $0["title"] as? String } == ["Ring Tone", "Amber"], "\(albums)")
+        // Beyond the core six too: a named field, a field kept in `fields`, and the notes, which keep their line break.
+        let untidy = try #require(albums.last)
+        #expect(untidy["label"] as? String == "Warp Records", "\(untidy)")
+        #expect((untidy["fields"] as? [String: String])?["discogs.mediaCondition"] == "Mint (M)", "\(untidy)")
+        #expect(untidy["notes"] as? String == "one two\nthree", "\(untidy)")
+    }
+
+    /// A row with a control character in its label, its media condition and its notes.
+    private static var untidyRow: [String] {
+        var row = ExportFixture.discogs(artist: "Autechre", title: "Amber", released: "1994", id: "3")
+        row[3] = "Warp\u{7}Records"
+        row[10] = "Mint\u{1B}(M)"
+        row[12] = "one\u{7}two\nthree"
+        return row
     }
 }

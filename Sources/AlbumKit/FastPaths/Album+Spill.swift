@@ -96,12 +96,12 @@ extension SpillDecoder {
 
     /// Details ``SpillEncoder/details(_:)`` wrote.
     mutating func details() throws(AlbumKitError) -> AlbumDetails {
-        var details = AlbumDetails()
-        guard try byte() == 1 else { return details }
-        for (name, value) in try map() {
-            guard let field = AlbumField.named(name), AlbumField.scalars.contains(field) else { throw Self.unknown("field") }
-            details[field] = value
+        guard try byte() == 1 else { return AlbumDetails() }
+        let values = try map()
+        for name in values.keys {
+            guard let field = AlbumField.named(name), field.name == name, AlbumField.scalars.contains(field) else { throw Self.unknown("field") }
         }
+        var details = AlbumDetails(checkedValues: values)
         for _ in 0..<(try count()) { details.tags.append(try text()) }
         details.ids = try map()
         details.fields = try map()
@@ -121,8 +121,10 @@ extension SpillDecoder {
     }
 
     private mutating func map() throws(AlbumKitError) -> [String: String] {
-        var map: [String: String] = [:]
-        for _ in 0..<(try count()) { map[try text()] = try text() }
+        let count = try count()
+        // Made at its size at once: grown entry by entry, a map of a dozen was rehashed thrice.
+        var map = [String: String](minimumCapacity: count)
+        for _ in 0..<count { map[try text()] = try text() }
         return map
     }
 

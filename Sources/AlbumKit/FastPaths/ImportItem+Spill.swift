@@ -1,8 +1,9 @@
 import Foundation
 
 /// Items as an import's scratch files keep them, from the reading to the stages and from the
-/// stages to the commit: the record, the label (a list's by its number, its title when the
-/// record's is the same), the input, the cover payload and the disposition. The input, a list's
+/// stages to the commit: the record, whether the input gave its id and whether it is checked
+/// (one byte), the label (a list's by its number, its title when the record's is the same), the
+/// input, the cover payload and the disposition. The input, a list's
 /// name and the folder covers wait in are the same for most items, and go into slots.
 extension ImportItem: Spillable {
     /// The slots of the texts most items repeat.
@@ -14,7 +15,7 @@ extension ImportItem: Spillable {
 
     func spill(into encoder: inout SpillEncoder) {
         encoder.record(record)
-        encoder.byte(hadID ? 1 : 0)
+        encoder.byte((hadID ? 1 : 0) | (isChecked ? 2 : 0))
         encoder.text(input, slot: Slot.input)
         if let (list, number, title) = labelled.numbered {
             encoder.byte(title == record.title ? 1 : 2)
@@ -37,7 +38,7 @@ extension ImportItem: Spillable {
 
     init(unspilling decoder: inout SpillDecoder) throws {
         let record = try decoder.record()
-        let hadID = try decoder.byte() == 1
+        let flags = try decoder.byte()
         let input = try decoder.text(slot: Slot.input)
         let labelled: AlbumLabel
         switch try decoder.byte() {
@@ -54,7 +55,9 @@ extension ImportItem: Spillable {
         case 1: .replace(AlbumID(try decoder.text()))
         default: .copy
         }
-        self.init(record: record, labelled: labelled, input: input, hadID: hadID, cover: cover, disposition: disposition)
+        self.init(
+            record: record, labelled: labelled, input: input, hadID: flags & 1 != 0, cover: cover, disposition: disposition,
+            isChecked: flags & 2 != 0)
     }
 
     /// A payload: 0 for none, else where its bytes wait (1 nowhere, 2 a file, 3 a folder), its

@@ -27,7 +27,7 @@ extension Library {
             var prepared = try await pipeline.prepare(inputs, library: { try await snapshot() }, covers: storage.covers, hub: hub)
             if var staging = prepared.staging {
                 do {
-                    try await commit(prepared.survivors, lookups: prepared.lookups, staging: &staging, report: &prepared.report)
+                    try await commit(prepared, staging: &staging, report: &prepared.report)
                 } catch {
                     await staging.discard()
                     throw error
@@ -44,13 +44,17 @@ extension Library {
     /// Stores the covers the survivors carry, then merges them, read back one at a time, as one
     /// step of history, with the stages' `lookups` answers in the same save; takes the covers
     /// back when the merge fails. Counts each album's outcome in `report` and publishes it.
-    private func commit(
-        _ survivors: Spilled<ImportItem>, lookups: [String: LookupAnswer], staging: inout CoverStaging, report: inout ImportReport
-    ) async throws {
+    private func commit(_ prepared: PreparedImport, staging: inout CoverStaging, report: inout ImportReport) async throws {
+        let survivors = prepared.survivors
         var used: [CoverKey] = []
-        var reading = survivors.reader()
-        while let item = try reading.next() {
-            if let key = item.cover?.key { used.append(key) }
+        // Read back for their covers only when some carry one: a CSV's albums carry none, and
+        // decoding all of them once more for nothing was a pass of its own (BENCHMARKS.md).
+        if prepared.survivorsWithCovers > 0 {
+            used.reserveCapacity(prepared.survivorsWithCovers)
+            var reading = survivors.reader()
+            while let item = try reading.next() {
+                if let key = item.cover?.key { used.append(key) }
+            }
         }
         // Sorted and halved: a sorted array of keys takes far less than a set of them.
         used.sortWithoutScratch()
@@ -59,7 +63,7 @@ extension Library {
         let commit: ImportCommit
         do {
             var items = survivors.reader()
-            commit = try await mergeImport(expecting: survivors.count, lookups: lookups) { try items.next() }
+            commit = try await mergeImport(expecting: survivors.count, lookups: prepared.lookups) { try items.next() }
         } catch {
             await staging.rollback(added)
             throw error
@@ -145,7 +149,7 @@ private struct ImportMerge {
     }
 
     mutating func add(_ item: ImportItem) throws {
-        var album = try item.record.validated(newID: .generate(), label: item.label)
+        var album = try item.album(newID: .generate())
         if let payload = item.cover, let reference = album.coverUrl, !CoverReference.isInFolder(reference) {
             resolutions[reference] = .stored(payload.key)
         }

@@ -92,6 +92,13 @@ public struct AlbumDetails: Hashable, Sendable {
     /// No details.
     public init() {}
 
+    /// Details whose one-value fields are `values`, kept by the names of ``AlbumField/scalars``
+    /// and none empty, as a scratch file's record gives them back: set at once, the map made at
+    /// its size rather than grown a field at a time.
+    init(checkedValues values: [String: String]) {
+        if !values.isEmpty { writable().values = values }
+    }
+
     /// The value of one of ``AlbumField/scalars`` as text, nil when absent; setting nil or
     /// `""` removes it. Setting another kind of field is a programming error.
     public subscript(field: AlbumField) -> String? {

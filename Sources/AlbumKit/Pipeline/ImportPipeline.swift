@@ -73,7 +73,8 @@ public struct ImportPipeline: Sendable {
             report.summary.recordsSkipped = contents.skipped.count
             report.summary.skipped = run.duplicates
             report.summary.dropped = run.reports.reduce(0) { $0 + $1.dropped } - run.duplicates
-            return PreparedImport(survivors: survivors, staging: staging, report: report, lookups: answers)
+            return PreparedImport(
+                survivors: survivors, survivorsWithCovers: run.survivorsWithCovers, staging: staging, report: report, lookups: answers)
         } catch {
             await staging?.discard()
             throw error
@@ -87,6 +88,8 @@ public struct ImportPipeline: Sendable {
 struct PreparedImport {
     /// The albums that passed every stage, in input order.
     let survivors: Spilled<ImportItem>
+    /// How many of them carry a cover's bytes (none when the inputs carried no covers).
+    let survivorsWithCovers: Int
     /// The carried covers, waiting to be kept or dropped.
     var staging: CoverStaging?
     /// Everything but what the commit counts.

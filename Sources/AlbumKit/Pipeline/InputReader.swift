@@ -72,12 +72,16 @@ struct InputReader {
         while let item = try await items.next() {
             switch item {
             case .album(let record, let label) where othersFile:
-                let repaired = record.repairingControlCharacters()
-                if let problem = repaired.problem(label: label) {
-                    try skip(repaired, label: label, reason: problem, input: inputPath, into: &contents)
-                } else {
-                    try contents.items.append(ImportItem(record: repaired, labelled: label, input: inputPath))
+                // Checked here, to skip what cannot be an album; kept as checked, so that
+                // neither `validate` nor the commit checks it again unless a stage changes it.
+                var item = ImportItem(record: record.repairingControlCharacters(), labelled: label, input: inputPath)
+                do {
+                    try item.check(givingID: false)
+                } catch {
+                    try skip(item.record, label: label, reason: error.description, input: inputPath, into: &contents)
+                    continue
                 }
+                try contents.items.append(item)
             case .album(let record, let label):
                 try contents.items.append(ImportItem(record: record, labelled: label, input: inputPath))
             case .invalid(let record, let label, let reason):

@@ -1,6 +1,6 @@
-/// The repair and the check an album from a file another tool wrote goes through as it is read
-/// (SPEC 9): its text repaired where the repair is certain, then, when it still breaks a field
-/// rule, the reason it is skipped.
+/// The repair an album from a file another tool wrote goes through as it is read (SPEC 9): its
+/// text repaired where the repair is certain (then checked: ``ImportItem/check(givingID:)``;
+/// a record that still breaks a field rule is skipped, with the reason).
 extension AlbumRecord {
     /// The record with each run of control characters in its text (tab aside, which SPEC 1
     /// allows) turned into one space — in every field, tracks, tags, ids and `fields` included;
@@ -14,12 +14,18 @@ extension AlbumRecord {
         record.year = year.replacingControlCharacters()
         if let coverUrl { record.coverUrl = coverUrl.replacingControlCharacters() }
         guard !details.isEmpty else { return record }
+        // Each part set only when it holds a control character, as hardly any does: set
+        // anyway, every map of every record was made again.
         for field in AlbumField.scalars {
-            if let value = record[field] { record[field] = value.replacingControlCharacters(keepingLineBreaks: field.kind == .notes) }
+            let keepingLineBreaks = field.kind == .notes
+            if let value = record[field], value.hasControlCharacters(keepingLineBreaks: keepingLineBreaks) {
+                record[field] = value.replacingControlCharacters(keepingLineBreaks: keepingLineBreaks)
+            }
         }
-        record.tags = tags.map { $0.replacingControlCharacters() }
-        record.ids = ids.mapValues { $0.replacingControlCharacters() }
-        record.fields = fields.mapValues { $0.replacingControlCharacters() }
+        if tags.contains(where: { $0.hasControlCharacters() }) { record.tags = tags.map { $0.replacingControlCharacters() } }
+        if ids.values.contains(where: { $0.hasControlCharacters() }) { record.ids = ids.mapValues { $0.replacingControlCharacters() } }
+        if fields.values.contains(where: { $0.hasControlCharacters() }) { record.fields = fields.mapValues { $0.replacingControlCharacters() } }
+        guard !tracks.isEmpty else { return record }
         record.tracks = tracks.map { track in
             var track = track
             track.title = track.title.replacingControlCharacters()
@@ -30,16 +36,6 @@ extension AlbumRecord {
         }
         return record
     }
-
-    /// Why the record cannot be an album, or nil when it obeys the field rules.
-    func problem(label: AlbumLabel) -> String? {
-        do {
-            _ = try validated(newID: AlbumID(rawValue: "x"), label: label.description)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
 }
 
 extension String {
@@ -47,14 +43,11 @@ extension String {
     /// too unless `keepingLineBreaks`) replaced by one space; the text itself when it holds
     /// none, as nearly every text does.
     func replacingControlCharacters(keepingLineBreaks: Bool = false) -> String {
-        func isControl(_ value: UInt32) -> Bool {
-            (value < 0x20 && value != 0x09 && !(keepingLineBreaks && (value == 0x0A || value == 0x0D))) || value == 0x7F
-        }
-        guard utf8.contains(where: { isControl(UInt32($0)) }) else { return self }
+        guard hasControlCharacters(keepingLineBreaks: keepingLineBreaks) else { return self }
         var repaired = String.UnicodeScalarView()
         var inRun = false
         for scalar in unicodeScalars {
-            let control = isControl(scalar.value)
+            let control = Self.isControl(scalar.value, keepingLineBreaks: keepingLineBreaks)
             if control {
                 if !inRun { repaired.append(" ") }
             } else {
@@ -63,5 +56,15 @@ extension String {
             inRun = control
         }
         return String(repaired)
+    }
+
+    /// Whether the text holds a control character ``replacingControlCharacters(keepingLineBreaks:)`` replaces.
+    func hasControlCharacters(keepingLineBreaks: Bool = false) -> Bool {
+        utf8.contains { Self.isControl(UInt32($0), keepingLineBreaks: keepingLineBreaks) }
+    }
+
+    /// Below space but tab, and DEL; line breaks too unless `keepingLineBreaks`.
+    private static func isControl(_ value: UInt32, keepingLineBreaks: Bool) -> Bool {
+        (value < 0x20 && value != 0x09 && !(keepingLineBreaks && (value == 0x0A || value == 0x0D))) || value == 0x7F
     }
 }

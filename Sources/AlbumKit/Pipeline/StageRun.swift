@@ -9,6 +9,8 @@ struct StageRun {
     private(set) var reports: [StageReport]
     /// Albums left out as duplicates.
     private(set) var duplicates = 0
+    /// Albums that passed every stage carrying a cover's bytes.
+    private(set) var survivorsWithCovers = 0
     /// Every album's fate so far, in input order; nil for an album that passed every stage.
     private var fates: [ImportPlan.Entry?] = []
 
@@ -28,7 +30,10 @@ struct StageRun {
         var survivors = try Spilled<ImportItem>.Writer(in: scratch)
         var reader = items.reader()
         while let item = try reader.next() {
-            if let survivor = try await pass(item) { try survivors.append(survivor) }
+            if let survivor = try await pass(item) {
+                if survivor.cover != nil { survivorsWithCovers += 1 }
+                try survivors.append(survivor)
+            }
         }
         for index in stages.indices { try await stages[index].end(batch) }
         // Ended, the stages are let go: what they remember (`dedupe` a key for every album)

@@ -65,7 +65,16 @@ public struct ImportItem: Sendable, Hashable {
     }
 
     /// The album's fields as they stand now. `validate` gives it an id when it has none.
-    public var record: AlbumRecord
+    public var record: AlbumRecord {
+        // Any change, by any stage, means the fields must be checked again.
+        didSet { isChecked = false }
+    }
+    /// Whether ``record`` is as the field rules leave it (checked, trimmed, canonical) and has
+    /// not changed since: the check of a record read from another tool's file, the `validate`
+    /// stage and the commit each made the same album of it, three checks that cost a large CSV
+    /// import more than reading it (BENCHMARKS.md); the first now stands until a stage changes
+    /// the record.
+    var isChecked = false
     /// Names the album in messages ("albums.json #3 'Low'"), made when asked for.
     public var label: String { labelled.description }
     /// The album's label as its input gave it.
@@ -91,13 +100,31 @@ public struct ImportItem: Sendable, Hashable {
     }
 
     /// An item as the stages left it (read back from a scratch file).
-    init(record: AlbumRecord, labelled: AlbumLabel, input: String, hadID: Bool, cover: CoverPayload?, disposition: Disposition) {
+    init(
+        record: AlbumRecord, labelled: AlbumLabel, input: String, hadID: Bool, cover: CoverPayload?, disposition: Disposition,
+        isChecked: Bool = false
+    ) {
         self.record = record
         self.labelled = labelled
         self.input = input
         self.hadID = hadID
         self.cover = cover
         self.disposition = disposition
+        self.isChecked = isChecked
+    }
+
+    /// Items are the same when they say the same album the same way (whether its record was
+    /// checked already is how the import got there, not what the item says).
+    public static func == (left: ImportItem, right: ImportItem) -> Bool {
+        left.record == right.record && left.labelled == right.labelled && left.input == right.input && left.hadID == right.hadID
+            && left.cover == right.cover && left.disposition == right.disposition
+    }
+
+    /// Hashes the record, the label and the input (equal items have them equal).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(record)
+        hasher.combine(labelled)
+        hasher.combine(input)
     }
 }
 

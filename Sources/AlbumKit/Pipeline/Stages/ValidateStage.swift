@@ -11,12 +11,38 @@ public struct ValidateStage: ImportStage {
     public mutating func process(_ item: ImportItem) async throws -> StageDecision {
         do {
             var item = item
-            item.record = AlbumRecord(try item.record.validated(newID: .generate(), label: item.label))
+            try item.check(givingID: true)
             return .pass(item)
         } catch {
             return .fail(reason: error.description)
         }
     }
+}
+
+extension ImportItem {
+    /// The album the record makes, given `newID` when it has none: as it stands when it is
+    /// checked already, else validated now (an error names the album and the field).
+    func album(newID: @autoclosure () -> AlbumID) throws(AlbumKitError) -> Album {
+        guard isChecked else { return try record.validated(newID: newID(), label: label) }
+        return Album(
+            checkedID: record.id ?? newID(), title: record.title, artist: record.artist, genre: record.genre, year: record.year,
+            cover: record.cover, details: record.details)
+    }
+
+    /// Makes the record as the field rules leave it (trimmed, canonical) and marks it checked,
+    /// or throws the first rule it breaks; `givingID`, a record without an id gets a new one,
+    /// else its id stays as the input gave it (the reading check of another tool's record, before
+    /// `dedupe` looks for an album without an id by its artist, title and year).
+    mutating func check(givingID: Bool) throws(AlbumKitError) {
+        guard !isChecked || (givingID && record.id == nil) else { return }
+        let id = record.id
+        record = AlbumRecord(try album(newID: givingID ? .generate() : Self.placeholderID))
+        if !givingID { record.id = id }
+        isChecked = true
+    }
+
+    /// The id a record without one is checked with when it is to keep none.
+    private static let placeholderID = AlbumID(rawValue: "x")
 }
 
 extension ImportStageFactory {
