@@ -193,15 +193,9 @@ import Testing
         let folder = try TemporaryFolder("lacking")
         defer { folder.remove() }
         let library = try await makeLibrary(folder)
-        func list(_ name: String, _ albums: Range<Int>) throws -> URL {
-            let entries = albums.map { #"{"title": "Album \#($0)", "artist": "A", "coverUrl": "covers/\#(String(repeating: "0", count: 60) + String(format: "%04x", $0)).png"}"# }
-            let file = folder.path(name)
-            try Data("[\(entries.joined(separator: ", "))]".utf8).write(to: file)
-            return file
-        }
         let named = CoversStage.namedMissing
-        let first = try list("first.json", 0..<(named + 5))
-        let second = try list("second.json", (named + 5)..<(named + 6))
+        let first = try listLackingCovers(folder.path("first.json"), 0..<(named + 5))
+        let second = try listLackingCovers(folder.path("second.json"), (named + 5)..<(named + 6))
         let summary = try await importing([first, second], into: library)
         #expect(summary.added == named + 6)
         #expect(summary.warnings.count == named + 2, "\(summary.warnings)")
@@ -209,6 +203,28 @@ import Testing
         #expect(summary.warnings.dropFirst(named).first?.hasPrefix("\(first.path): 5 more albums name covers the input lacks; their covers are missing") == true)
         #expect(summary.warnings.last?.hasPrefix("\(second.path): 1 more album names a cover the input lacks; its cover is missing") == true)
         #expect(try await library.listed(matching: AlbumQuery(parsing: "cover:missing")).count == named + 6)
+    }
+
+    /// A restore words and counts albums lacking their covers as an import does: the first
+    /// named, the rest in one warning.
+    @Test func aRestoreCountsAlbumsLackingTheirCoversPastTheFirst() async throws {
+        let folder = try TemporaryFolder("lacking-restore")
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        let named = CoversStage.namedMissing
+        let list = try listLackingCovers(folder.path("list.json"), 0..<(named + 7))
+        let report = try await library.restore(from: list)
+        #expect(report.albums == named + 7)
+        #expect(report.warnings.count == named + 1, "\(report.warnings)")
+        #expect(report.warnings.prefix(named).enumerated().allSatisfy { $1.contains("album 'Album \($0)' names cover covers/") })
+        #expect(report.warnings.last?.hasPrefix("\(list.path): 7 more albums name covers the input lacks; their covers are missing") == true)
+    }
+
+    /// Writes to `file` a list of the albums `albums`, each naming a cover no input holds.
+    private func listLackingCovers(_ file: URL, _ albums: Range<Int>) throws -> URL {
+        let entries = albums.map { #"{"title": "Album \#($0)", "artist": "A", "coverUrl": "covers/\#(String(repeating: "0", count: 60) + String(format: "%04x", $0)).png"}"# }
+        try Data("[\(entries.joined(separator: ", "))]".utf8).write(to: file)
+        return file
     }
 
     @Test func unknownInputKindIsNamed() async throws {

@@ -33,11 +33,13 @@ extension Library {
             let read = try await reader.read([input], staging: &staging)
             let (replacement, steps) = try Self.snapshot(of: read, input: input)
             var warnings = read.warnings
+            var missing = MissingCoverWarnings()
             for album in replacement.albums {
                 guard let reference = album.coverUrl, CoverReference.isInFolder(reference), read.covers[reference] == nil else { continue }
                 if let key = CoverKey(fileName: reference), try await storage.covers.contains(key) { continue }
-                warnings.append("\(input.path): album '\(album.title)' names cover \(reference), which the input lacks; its cover is missing")
+                if let warning = missing.note(input: input.path, title: album.title, reference: reference) { warnings.append(warning) }
             }
+            warnings += missing.counted
             let backup = current.albums.isEmpty ? nil : try await backUp(contents(of: current))
             let added = try await staging?.commit() ?? []
             do {

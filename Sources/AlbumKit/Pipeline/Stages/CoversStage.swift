@@ -2,20 +2,16 @@
 /// names (`covers/<sha256>.<ext>`, whose bytes were checked against their name when read), or
 /// by a URL the input's memento had resolved to carried bytes — so the commit stores exactly
 /// the covers of the albums that arrive. A `covers/…` reference that neither the input nor the
-/// library holds is a warning: the album comes in with its cover missing. The first
-/// ``namedMissing`` such albums are named one warning each, the rest counted in one warning per
-/// input at the end: a list of albums whose covers were left behind (a bundle's `albums.json`
-/// alone) would otherwise hold a warning per album in memory until the import ends, and print
-/// as many lines. Without this stage the covers an input carries would never reach the library.
+/// library holds is a warning: the album comes in with its cover missing (the first
+/// ``namedMissing`` named one warning each, the rest counted at the end: `MissingCoverWarnings`).
+/// Without this stage the covers an input carries would never reach the library.
 public struct CoversStage: ImportStage {
     private var batch: StageBatch?
-    /// How many albums lacking their cover have been named.
-    private var named = 0
-    /// The albums lacking their cover past those named, by input, in the order they came.
-    private var unnamed: [(input: String, count: Int)] = []
+    /// The albums lacking their cover, named or counted.
+    private var missing = MissingCoverWarnings()
 
     /// How many albums lacking their cover are named one warning each.
-    public static let namedMissing = 20
+    public static let namedMissing = MissingCoverWarnings.named
 
     public init() {}
 
@@ -24,12 +20,7 @@ public struct CoversStage: ImportStage {
     public mutating func begin(_ batch: StageBatch) async throws { self.batch = batch }
 
     public mutating func end(_ batch: StageBatch) async throws {
-        for (input, count) in unnamed {
-            batch.warn(
-                count == 1
-                    ? "\(input): 1 more album names a cover the input lacks; its cover is missing ('albumkit list cover:missing' lists them all)"
-                    : "\(input): \(count) more albums name covers the input lacks; their covers are missing ('albumkit list cover:missing' lists them all)")
-        }
+        for warning in missing.counted { batch.warn(warning) }
     }
 
     public mutating func process(_ item: ImportItem) async throws -> StageDecision {
@@ -40,21 +31,11 @@ public struct CoversStage: ImportStage {
         } else if CoverReference.isInFolder(reference) {
             item.cover = nil
             let stored = if let key = CoverKey(fileName: reference) { await batch.isStored(key) } else { false }
-            if !stored { noteMissing(item, reference, batch) }
+            if !stored, let warning = missing.note(input: item.input, title: item.record.title, reference: reference) {
+                batch.warn(warning)
+            }
         }
         return .pass(item)
-    }
-
-    /// Names `item`, which lacks the cover `reference`, or counts it once enough are named.
-    private mutating func noteMissing(_ item: ImportItem, _ reference: String, _ batch: StageBatch) {
-        if named < Self.namedMissing {
-            named += 1
-            batch.warn("\(item.input): album '\(item.record.title)' names cover \(reference), which the input lacks; its cover is missing")
-        } else if unnamed.last?.input == item.input {
-            unnamed[unnamed.count - 1].count += 1
-        } else {
-            unnamed.append((item.input, 1))
-        }
     }
 }
 
