@@ -25,8 +25,10 @@ public struct BundleWriter: Sendable {
     /// costs about as much as a small cover.
     static let progressBytes: Int64 = 1 << 20
 
-    /// How many albums are read from the library at a time.
-    static let albumRun = 4096
+    /// How many albums are read from the library at a time. A database reads on while a run is
+    /// spooled, and the runs it is ahead wait in memory: small runs are spooled as soon as they
+    /// are read and hold little (BENCHMARKS.md: the `.tar.zst` export).
+    static let albumRun = 512
 
     /// Writes `contents` and the covers `keys` names (default: every stored cover) to
     /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
