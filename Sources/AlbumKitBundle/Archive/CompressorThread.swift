@@ -30,6 +30,12 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
         do throws(AlbumKitError) {
             try ArchiveStatus.check(archive_write_set_format_raw(handle), handle, .unsupported, path)
             try ArchiveStatus.check(Self.filter(compression)(handle), handle, .unsupported, path)
+            if compression == .zstd {
+                // Level 1, not libarchive's (and the zstd tool's) 3: a bundle is mostly covers,
+                // images already compressed, which level 3 spends three times the time on for
+                // nothing; albums.json comes out as small (BENCHMARKS.md: the `.tar.zst` export).
+                try ArchiveStatus.check(archive_write_set_filter_option(handle, "zstd", "compression-level", "1"), handle, .unsupported, path)
+            }
             // zstd runs here, without workers of its own: this thread is the compressing core,
             // and a worker's job buffers would be several times the memory the rest of an
             // export holds.

@@ -7,8 +7,8 @@ import Foundation
 /// covers in memory at a time (``CoverBatches``), to a temporary name renamed into place when
 /// complete. Its memory does not grow with the library beyond the cover keys: the albums are
 /// read a run at a time into a spooled `albums.json` (``AlbumSpool``), and a cover's checksum
-/// line is its name (its bytes are hashed as they go out, and a stored cover whose bytes do not
-/// match its name gets the digest they do have).
+/// line is its name (its bytes are hashed as they are read, and a stored cover whose bytes do
+/// not match its name gets the digest they do have).
 public struct BundleWriter: Sendable {
     /// How the archive is compressed.
     public var compression: BundleCompression
@@ -25,8 +25,10 @@ public struct BundleWriter: Sendable {
     /// costs about as much as a small cover.
     static let progressBytes: Int64 = 1 << 20
 
-    /// How many albums are read from the library at a time.
-    static let albumRun = 4096
+    /// How many albums are read from the library at a time. A database reads on while a run is
+    /// spooled, and the runs it is ahead wait in memory: small runs are spooled as soon as they
+    /// are read and hold little (BENCHMARKS.md: the `.tar.zst` export).
+    static let albumRun = 512
 
     /// Writes `contents` and the covers `keys` names (default: every stored cover) to
     /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
@@ -80,13 +82,13 @@ public struct BundleWriter: Sendable {
         var batches = CoverBatches(coverKeys, from: contents, path: path)
         do {
             while let (range, batch) = try await batches.next() {
-                for (index, bytes) in zip(range, batch) {
-                    guard let bytes else {
+                for (index, cover) in zip(range, batch) {
+                    guard let cover else {
                         sums.missing.insert(index)
                         continue
                     }
-                    try archive.add(coverKeys[index].bundlePath, bytes)
-                    sums.cover(at: index, bytes: bytes)
+                    try archive.add(coverKeys[index].bundlePath, cover.bytes)
+                    sums.cover(at: index, digest: cover.digest)
                     covers += 1
                     if archive.bytesWritten - reported >= Self.progressBytes { report() }
                 }
@@ -116,10 +118,9 @@ private struct BundleChecksums {
 
     mutating func file(_ path: String, digest: String) { files.append((path, digest)) }
 
-    /// Hashes the bytes written for the cover at `index` of ``covers``.
-    mutating func cover(at index: Int, bytes: Data) {
-        let words = SHA256Words(SHA256.hash(data: bytes))
-        if covers[index].digestWords != words { unexpected[index] = words.description }
+    /// Notes `digest`, the digest of the bytes written for the cover at `index` of ``covers``.
+    mutating func cover(at index: Int, digest: SHA256Words) {
+        if covers[index].digestWords != digest { unexpected[index] = digest.description }
     }
 
     private var written: some Sequence<(offset: Int, element: CoverKey)> {

@@ -1,9 +1,10 @@
 import AlbumKit
+import Crypto
 import Foundation
 
 /// The bytes of the covers `keys` names, read from the store a batch at a time (one trip each),
-/// the next batch read while the caller writes this one. Batches follow the covers' size: they
-/// start at `firstBatch` covers, grow up to `largestBatch` while they hold less than
+/// the next batch read and hashed while the caller writes this one. Batches follow the covers'
+/// size: they start at `firstBatch` covers, grow up to `largestBatch` while they hold less than
 /// `smallBatchBytes` (600-byte covers cost more in queries than in bytes), and shrink, down to
 /// one cover, while they hold more than `largeBatchBytes`. A caller that stops early calls
 /// ``stop()``, so that the store is no longer used once it returns.
@@ -19,7 +20,7 @@ struct CoverBatches {
     private let path: String
     private var size = Self.firstBatch
     /// The batch being read.
-    private var next: (range: Range<Int>, task: Task<[Data?], any Error>)?
+    private var next: (range: Range<Int>, task: Task<[ReadCover?], any Error>)?
 
     /// Starts reading the first batch of `keys` from `contents`' store; `path` names the export.
     init(_ keys: [CoverKey], from contents: ExportContents, path: String) {
@@ -29,18 +30,18 @@ struct CoverBatches {
         next = read(0..<min(keys.count, size))
     }
 
-    /// The next batch: the places in `keys` it covers and each cover's bytes (nil for one not
+    /// The next batch: the places in `keys` it covers and each cover read (nil for one not
     /// stored), or nil after the last. A store answering with another number of covers than it
     /// was asked for (a plugin's) is an error.
-    mutating func next() async throws -> (range: Range<Int>, bytes: [Data?])? {
+    mutating func next() async throws -> (range: Range<Int>, covers: [ReadCover?])? {
         guard let (range, task) = next else { return nil }
-        let bytes = try await task.value
-        guard bytes.count == range.count else {
-            throw AlbumKitError(.libraryState, "\(path): the cover store answered \(bytes.count) of \(range.count) covers asked for")
+        let covers = try await task.value
+        guard covers.count == range.count else {
+            throw AlbumKitError(.libraryState, "\(path): the cover store answered \(covers.count) of \(range.count) covers asked for")
         }
-        size = Self.size(after: size, holding: bytes.reduce(0) { $0 + ($1?.count ?? 0) })
+        size = Self.size(after: size, holding: covers.reduce(0) { $0 + ($1?.bytes.count ?? 0) })
         next = read(range.upperBound..<min(keys.count, range.upperBound + size))
-        return (range, bytes)
+        return (range, covers)
     }
 
     /// Cancels the batch being read and waits for it to let go of the store.
@@ -56,10 +57,24 @@ struct CoverBatches {
         return size
     }
 
-    private func read(_ range: Range<Int>) -> (range: Range<Int>, task: Task<[Data?], any Error>)? {
+    private func read(_ range: Range<Int>) -> (range: Range<Int>, task: Task<[ReadCover?], any Error>)? {
         guard !range.isEmpty else { return nil }
         let batch = Array(keys[range])
         let contents = contents
-        return (range, Task { try await contents.coverBytes(batch) })
+        // Hashed here, on the task that read them, so that the caller's thread, which lays
+        // out the archive, does not hash too (BENCHMARKS.md: the `.tar.zst` export).
+        return (range, Task { try await contents.coverBytes(batch).map { $0.map(ReadCover.init) } })
+    }
+}
+
+/// A stored cover's bytes, and the digest of those bytes (which its key names, unless they
+/// changed after it was stored).
+struct ReadCover: Sendable {
+    let bytes: Data
+    let digest: SHA256Words
+
+    init(_ bytes: Data) {
+        self.bytes = bytes
+        digest = SHA256Words(SHA256.hash(data: bytes))
     }
 }
