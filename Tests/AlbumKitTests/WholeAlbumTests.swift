@@ -54,6 +54,21 @@ import Testing
         #expect(throws: AlbumKitError.self) { try AlbumField.added.canonical(given, album: "x") }
     }
 
+    @Test func checkedDetailsKeepWhatIsKeptAndRepairTheRest() throws {
+        var kept = AlbumDetails()
+        kept[.label] = "Warp"
+        kept[.added] = "2024-01-02T03:04:05Z"
+        kept.ids = ["discogs": "1"]
+        kept.fields = ["discogs.folder": "Uncategorized", "mood": "calm"]
+        #expect(try Album(id: "a", title: "T", artist: "A", details: kept).details == kept)
+        var untidy = kept
+        untidy[.label] = " Warp "
+        untidy[.added] = "2024-01-02 03:04:05Z"
+        untidy.ids = ["discogs": "1", "musicbrainz": " "]
+        untidy.fields = ["discogs.folder": "Uncategorized", "mood": "calm "]
+        #expect(try Album(id: "a", title: "T", artist: "A", details: untidy).details == kept)
+    }
+
     @Test(arguments: ["2024-01-02", "2024-01-02T03:04Z", "2024-01-02T25:00:00Z", "yesterday", "2024-01-02T03:04:05"])
     func addedWithoutATimeAndZoneIsRefused(_ given: String) {
         #expect(throws: AlbumKitError.self) { try AlbumField.added.canonical(given, album: "x") }
