@@ -15,8 +15,10 @@ final class ReadAhead: Sendable {
 
     /// How much must wait before a consumer that waits for items is woken (or the source's end):
     /// a wake-up (a continuation resumed, a thread signalled) for every item of 100 000 small
-    /// ones cost a Discogs import more than handing the items over did (BENCHMARKS.md).
-    static let wakeAt = (items: 64, bytes: budget / 8)
+    /// ones cost a Discogs import more than handing the items over did; a few large ones (an
+    /// iTunes album and its tracks) wake it sooner, as more of them waiting raised that
+    /// import's peak (BENCHMARKS.md).
+    static let wakeAt = (items: 64, bytes: 64 << 10)
 
     private struct State {
         /// The items waiting, each with its ``size(of:)``.
