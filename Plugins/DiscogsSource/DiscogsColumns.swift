@@ -15,11 +15,28 @@ enum DiscogsColumns {
         "Collection Media Condition", "Collection Sleeve Condition", "Collection Notes",
     ]
 
-    /// Each column's name in `fields` (`discogs.<name>`).
-    static let fieldNames = [
-        "Catalog#": "catalogNumber", "Artist": "artist", "Title": "title", "Label": "label", "Format": "format", "Rating": "rating",
-        "Released": "released", "release_id": "releaseId", "CollectionFolder": "folder", "Date Added": "dateAdded",
-        "Collection Media Condition": "mediaCondition", "Collection Sleeve Condition": "sleeveCondition", "Collection Notes": "notes",
+    /// What is known of one of Discogs's own columns: its name in `fields`, and whether it is
+    /// always kept there.
+    struct Column: Sendable {
+        /// Its name in `fields` (`discogs.<name>`).
+        let field: String
+        /// Whether it is one of `fields` itself (`discogs.folder`…), not a named field's.
+        let keptAsField: Bool
+
+        init(_ name: String, keptAsField: Bool = false) {
+            field = "discogs.\(name)"
+            self.keptAsField = keptAsField
+        }
+    }
+
+    /// Each of Discogs's own columns, by its name: one lookup a column of a row (the import
+    /// reads every column of every row).
+    static let columns = [
+        "Catalog#": Column("catalogNumber"), "Artist": Column("artist"), "Title": Column("title"), "Label": Column("label"),
+        "Format": Column("format"), "Rating": Column("rating"), "Released": Column("released"), "release_id": Column("releaseId"),
+        "CollectionFolder": Column("folder", keptAsField: true), "Date Added": Column("dateAdded"),
+        "Collection Media Condition": Column("mediaCondition", keptAsField: true),
+        "Collection Sleeve Condition": Column("sleeveCondition", keptAsField: true), "Collection Notes": Column("notes"),
     ]
 
     /// The name in `fields` of the columns a file has beyond ``header`` (a user's custom
@@ -41,13 +58,10 @@ enum DiscogsColumns {
         return columns
     }
 
-    /// The columns that are `fields` themselves (`discogs.folder`…): always kept there.
-    static let keptAsFields: Set<String> = ["CollectionFolder", "Collection Media Condition", "Collection Sleeve Condition"]
-
     /// The name in `fields` of `column`: Discogs's own by the table, any other (a custom field
     /// of the user's) in lower camel case (`Purchase Price` → `discogs.purchasePrice`).
     static func fieldName(_ column: String) -> String {
-        "discogs.\(fieldNames[column] ?? CSVRow.fieldName(of: column))"
+        columns[column]?.field ?? "discogs.\(CSVRow.fieldName(of: column))"
     }
 
     /// The value of `column` for `album`, as the export writes it: what `fields` keeps under

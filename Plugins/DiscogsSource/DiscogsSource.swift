@@ -54,12 +54,11 @@ public struct DiscogsCollection: CSVExportFormat {
         record.ids["discogs"] = releaseID
         var custom: [String] = []
         for (column, value) in row.all {
-            let known = DiscogsColumns.fieldNames[column] != nil
-            if !known { custom.append(column) }
+            let known = DiscogsColumns.columns[column]
+            if known == nil { custom.append(column) }
             guard !value.isEmpty else { continue }
-            if !known || DiscogsColumns.keptAsFields.contains(column) || DiscogsColumns.asImported(column, of: record) != value {
-                record.fields[DiscogsColumns.fieldName(column)] = value
-            }
+            if let known, !known.keptAsField, DiscogsColumns.asImported(column, of: record) == value { continue }
+            record.fields[known?.field ?? DiscogsColumns.fieldName(column)] = value
         }
         if !custom.isEmpty { record.fields[DiscogsColumns.customColumnsField] = DiscogsColumns.customColumnsText(custom) }
         return record
@@ -99,5 +98,7 @@ public struct DiscogsCollection: CSVExportFormat {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    /// `0` to `9`. By its ASCII value: asked of every character of a row's numbers, where
+    /// `isNumber` looked up each one's Unicode properties.
+    var isASCIIDigit: Bool { asciiValue.map { (0x30...0x39).contains($0) } ?? false }
 }

@@ -38,6 +38,37 @@ import Testing
         #expect(try AlbumField.added.canonical(given, album: "x") == kept)
     }
 
+    @Test(arguments: [
+        ("2024-02-29T23:59:59Z", "2024-02-29T23:59:59Z"), ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+        ("9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z"), ("2016-12-31T23:59:60Z", "2016-12-31T23:59:59Z"),
+        ("2024-01-02t03:04:05Z", "2024-01-02T03:04:05Z"),
+    ])
+    func aMomentAlreadyInUTCIsKeptAsItsTimeGivesIt(_ given: String, _ kept: String) throws {
+        // Given back as it is when it is a real moment written as kept; a leap second is not.
+        #expect(try AlbumField.added.canonical(given, album: "x") == kept)
+        #expect(AlbumField.timestampSeconds(given).map(AlbumField.formatTimestamp) == kept)
+    }
+
+    @Test(arguments: ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-02T24:00:00Z", "2024-01-02T03:60:00Z", "2024-01-02T03:04:61Z"])
+    func anImpossibleMomentInUTCIsRefused(_ given: String) {
+        #expect(throws: AlbumKitError.self) { try AlbumField.added.canonical(given, album: "x") }
+    }
+
+    @Test func checkedDetailsKeepWhatIsKeptAndRepairTheRest() throws {
+        var kept = AlbumDetails()
+        kept[.label] = "Warp"
+        kept[.added] = "2024-01-02T03:04:05Z"
+        kept.ids = ["discogs": "1"]
+        kept.fields = ["discogs.folder": "Uncategorized", "mood": "calm"]
+        #expect(try Album(id: "a", title: "T", artist: "A", details: kept).details == kept)
+        var untidy = kept
+        untidy[.label] = " Warp "
+        untidy[.added] = "2024-01-02 03:04:05Z"
+        untidy.ids = ["discogs": "1", "musicbrainz": " "]
+        untidy.fields = ["discogs.folder": "Uncategorized", "mood": "calm "]
+        #expect(try Album(id: "a", title: "T", artist: "A", details: untidy).details == kept)
+    }
+
     @Test(arguments: ["2024-01-02", "2024-01-02T03:04Z", "2024-01-02T25:00:00Z", "yesterday", "2024-01-02T03:04:05"])
     func addedWithoutATimeAndZoneIsRefused(_ given: String) {
         #expect(throws: AlbumKitError.self) { try AlbumField.added.canonical(given, album: "x") }

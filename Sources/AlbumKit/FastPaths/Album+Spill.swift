@@ -1,5 +1,6 @@
 /// Albums and records as a scratch file's records keep them (``SpillEncoder``): each field in
-/// order, a stored cover's name as its digest and kind (33 bytes, not 75).
+/// order, a stored cover's name as its digest and kind (33 bytes, not 75), a one-value field's
+/// name as its place in ``AlbumField/scalars``.
 extension SpillEncoder {
     /// A cover reference: 0 for none, 1 and the digest and kind for a stored cover's name, 2
     /// and the text for any other.
@@ -33,7 +34,13 @@ extension SpillEncoder {
     mutating func details(_ details: AlbumDetails) {
         guard !details.isEmpty else { return byte(0) }
         byte(1)
-        map(details.values)
+        integer(details.values.count)
+        for (name, value) in details.values {
+            // A one-value field by its place in ``AlbumField/scalars`` (the details key each by
+            // its field's own name): read back without its name decoded, looked up and checked.
+            byte(UInt8(AlbumField.scalars.firstIndex { $0.name == name }!))
+            text(value)
+        }
         integer(details.tags.count)
         for tag in details.tags { text(tag) }
         map(details.ids)
@@ -97,9 +104,12 @@ extension SpillDecoder {
     /// Details ``SpillEncoder/details(_:)`` wrote.
     mutating func details() throws(AlbumKitError) -> AlbumDetails {
         guard try byte() == 1 else { return AlbumDetails() }
-        let values = try map()
-        for name in values.keys {
-            guard let field = AlbumField.named(name), field.name == name, AlbumField.scalars.contains(field) else { throw Self.unknown("field") }
+        let valueCount = try count()
+        var values = [String: String](minimumCapacity: valueCount)
+        for _ in 0..<valueCount {
+            let place = Int(try byte())
+            guard place < AlbumField.scalars.count else { throw Self.unknown("field") }
+            values[AlbumField.scalars[place].name] = try text()
         }
         var details = AlbumDetails(checkedValues: values)
         for _ in 0..<(try count()) { details.tags.append(try text()) }

@@ -254,11 +254,12 @@ extension JSONOutput {
     /// An object of strings, keys sorted.
     private mutating func textMap(_ map: [String: String]) throws {
         try raw("{")
-        for (index, name) in map.keys.sorted().enumerated() {
+        // The entries sorted whole: sorting the names and looking each up again hashed every name.
+        for (index, (name, value)) in map.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { try raw(",") }
             try string(name)
             try raw(":")
-            try string(map[name]!)
+            try string(value)
         }
         try raw("}")
     }

@@ -120,13 +120,8 @@ public struct AlbumDetails: Hashable, Sendable {
     /// in UTC, repeated tags dropped), or the first rule broken, naming `album` and the field.
     func validated(album: () -> String) throws(AlbumKitError) -> AlbumDetails {
         var checked = AlbumDetails()
-        for (name, value) in values {
-            guard let field = AlbumField.named(name), AlbumField.scalars.contains(field) else {
-                throw .invalidAlbum(album(), field: name, "is not a one-value field")
-            }
-            let kept = try field.canonical(value, album: album())
-            if !kept.isEmpty { checked.values[field.name] = kept }
-        }
+        let values = try Self.checkedValues(values, album: album)
+        if !values.isEmpty { checked.values = values }
         if tags.count > AlbumLimits.tags { throw .invalidAlbum(album(), field: "tags", "has \(tags.count) entries; the limit is \(AlbumLimits.tags)") }
         var seen = Set<String>()
         for tag in tags {
@@ -147,19 +142,51 @@ public struct AlbumDetails: Hashable, Sendable {
         return checked
     }
 
+    /// The one-value fields checked: each a field of ``AlbumField/scalars``, its text as the
+    /// field keeps it; empty values dropped.
+    private static func checkedValues(_ values: [String: String], album: () -> String) throws(AlbumKitError) -> [String: String] {
+        try kept(values) { name, value throws(AlbumKitError) in
+            guard let field = AlbumField.named(name), AlbumField.scalars.contains(field) else {
+                throw .invalidAlbum(album(), field: name, "is not a one-value field")
+            }
+            return (field.name, try field.canonical(value, album: album()))
+        }
+    }
+
     /// A map of `ids` or `fields` checked: valid names, at most `limit` entries, each value a
     /// text; empty values dropped.
     static func checkedMap(
         _ map: [String: String], field: String, limit: Int, album: () -> String, isName: (String) -> Bool
     ) throws(AlbumKitError) -> [String: String] {
         if map.count > limit { throw .invalidAlbum(album(), field: field, "has \(map.count) entries; the limit is \(limit)") }
-        var checked: [String: String] = [:]
-        for (name, value) in map {
+        return try kept(map) { name, value throws(AlbumKitError) in
             guard isName(name) else {
                 throw .invalidAlbum(album(), field: field, "has the name '\(name.prefix(60))', which is not [a-z][A-Za-z0-9]*\(field.hasSuffix("fields") ? " (parts joined by dots)" : "")")
             }
-            let kept = try FieldRules.text(value, field: "\(field).\(name)", album: album(), required: false)
-            if !kept.isEmpty { checked[name] = kept }
+            return (name, try FieldRules.text(value, field: "\(field).\(name)", album: album(), required: false))
+        }
+    }
+
+    /// `map` with each entry as `check` keeps it (its name and text; an empty text dropped), or
+    /// the first error `check` throws, entry by entry in the map's order.
+    private static func kept(
+        _ map: [String: String], _ check: (String, String) throws(AlbumKitError) -> (name: String, text: String)
+    ) throws(AlbumKitError) -> [String: String] {
+        // Most maps are kept as they are (an album read back, a record its source made
+        // canonical): then the map itself is kept, not rebuilt entry by entry (a hash of each
+        // name, and a new table, for every map of every album an import checks).
+        var index = map.startIndex
+        while index != map.endIndex {
+            let (name, value) = map[index]
+            let kept = try check(name, value)
+            guard kept.name.utf8.elementsEqual(name.utf8), !kept.text.isEmpty, kept.text.utf8.elementsEqual(value.utf8) else { break }
+            map.formIndex(after: &index)
+        }
+        guard index != map.endIndex else { return map }
+        var checked: [String: String] = [:]
+        for (name, value) in map {
+            let kept = try check(name, value)
+            if !kept.text.isEmpty { checked[kept.name] = kept.text }
         }
         return checked
     }

@@ -44,15 +44,28 @@ extension AlbumField {
 
     /// Whether `text` is `YYYY`, `YYYY-MM` or `YYYY-MM-DD` naming a real month and day.
     static func isDate(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), parts[0].count == 4,
-            parts.dropFirst().allSatisfy({ $0.count == 2 }),
-            parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } })
-        else { return false }
-        let numbers = parts.map { Int($0)! }
-        if numbers.count >= 2 && !(1...12).contains(numbers[1]) { return false }
-        if numbers.count == 3 && !(1...daysIn(month: numbers[1], year: numbers[0])).contains(numbers[2]) { return false }
-        return true
+        // Asked of every release date and moment an import checks: read on the bytes in place,
+        // with nothing split off or parsed into new strings.
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == 4 || bytes.count == 7 || bytes.count == 10, let year = Self.digits(bytes, 0..<4) else { return false }
+            guard bytes.count > 4 else { return true }
+            guard bytes[4] == 0x2D, let month = Self.digits(bytes, 5..<7), (1...12).contains(month) else { return false }
+            guard bytes.count > 7 else { return true }
+            guard bytes[7] == 0x2D, let day = Self.digits(bytes, 8..<10) else { return false }
+            return (1...daysIn(month: month, year: year)).contains(day)
+        }
+    }
+
+    /// The number the ASCII digits at `range` of `bytes` write, or nil when one is not a digit.
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {
@@ -66,8 +79,24 @@ extension AlbumField {
     /// An RFC 3339 date and time (`T` or a space between; `Z` or an offset; fractions of a
     /// second dropped) as the same moment in UTC, `YYYY-MM-DDTHH:MM:SSZ`; nil when it is not one.
     static func timestampText(_ text: String) -> String? {
+        // Most moments arrive as this writes them (a library's, an export's, an import's after its
+        // source wrote them so): given back as they are, not parsed and written again.
+        if isCanonicalTimestamp(text) { return text }
         guard let seconds = timestampSeconds(text) else { return nil }
         return formatTimestamp(seconds)
+    }
+
+    /// Whether `text` is `YYYY-MM-DDTHH:MM:SSZ` naming a real moment (no leap second): what
+    /// ``formatTimestamp(_:)`` writes for it, the text ``timestampText(_:)`` gives for it.
+    private static func isCanonicalTimestamp(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == 20, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x5A,
+                let hour = Self.digits(bytes, 11..<13), let minute = Self.digits(bytes, 14..<16), let second = Self.digits(bytes, 17..<19),
+                hour < 24, minute < 60, second < 60
+            else { return false }
+            return isDate(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<10]), as: UTF8.self))
+        }
     }
 
     /// Seconds since 1970 of an RFC 3339 date and time, or nil.

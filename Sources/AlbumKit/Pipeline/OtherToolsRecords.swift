@@ -16,9 +16,12 @@ extension AlbumRecord {
         guard !details.isEmpty else { return record }
         // Each part set only when it holds a control character, as hardly any does: set
         // anyway, every map of every record was made again.
-        for field in AlbumField.scalars {
+        // The values set, not each field looked up; a field's rule looked up only for a value
+        // that holds a control character or a line break.
+        for (name, value) in details.values where value.hasControlCharacters() {
+            guard let field = AlbumField.named(name) else { continue }
             let keepingLineBreaks = field.kind == .notes
-            if let value = record[field], value.hasControlCharacters(keepingLineBreaks: keepingLineBreaks) {
+            if value.hasControlCharacters(keepingLineBreaks: keepingLineBreaks) {
                 record[field] = value.replacingControlCharacters(keepingLineBreaks: keepingLineBreaks)
             }
         }

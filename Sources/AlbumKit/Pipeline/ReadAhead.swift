@@ -13,6 +13,13 @@ final class ReadAhead: Sendable {
     /// (BENCHMARKS.md).
     static let budget = 2 << 20
 
+    /// How much must wait before a consumer that waits for items is woken (or the source's end):
+    /// a wake-up (a continuation resumed, a thread signalled) for every item of 100 000 small
+    /// ones cost a Discogs import more than handing the items over did; a few large ones (an
+    /// iTunes album and its tracks) wake it sooner, as more of them waiting raised that
+    /// import's peak (BENCHMARKS.md).
+    static let wakeAt = (items: 64, bytes: 64 << 10)
+
     private struct State {
         /// The items waiting, each with its ``size(of:)``.
         var waiting: [(item: SourceItem, size: Int)] = []
@@ -98,7 +105,9 @@ final class ReadAhead: Sendable {
             guard !state.cancelled else { return (false, nil, false) }
             state.waiting.append((item, size))
             state.bytes += size
-            return (true, state.consumer.take(), state.bytes > Self.budget)
+            // Woken here before the producer would wait for room: `budget` is above `wakeAt.bytes`.
+            let wakes = state.waiting.count - state.head >= Self.wakeAt.items || state.bytes >= Self.wakeAt.bytes
+            return (true, wakes ? state.consumer.take() : nil, state.bytes > Self.budget)
         }
         wake?.resume()
         guard accepted else { return false }
