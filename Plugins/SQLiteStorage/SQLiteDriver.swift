@@ -39,6 +39,9 @@ public struct SQLiteDriver: RowStoreDriver {
     /// Through the covering index: the table's rows are read for the albums that may match.
     public var searchesThroughKeys: Bool { true }
     public var statisticsRefresh: [String] { [] }
+    /// A statement that may be undone alone keeps the pages it changes in a statement journal
+    /// on disk; one that ends the transaction on a failed constraint keeps none.
+    public var insertVerb: String { "INSERT OR ROLLBACK" }
     /// A commit in WAL mode with `synchronous = NORMAL` does not wait for the disk.
     public var deferredDurability: DeferredDurability? { nil }
 

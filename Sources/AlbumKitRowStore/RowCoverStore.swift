@@ -50,7 +50,7 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
                 try await reader.connection.execute("BEGIN", [])
                 try await reader.connection.execute(deferred.relaxing, [])
             }
-            let added = try await reader.connection.query(RowStoreSQL.insertCovers(unique.count), arguments) {
+            let added = try await reader.connection.query(RowStoreSQL.insertCovers(unique.count, verb: store.driver.insertVerb), arguments) {
                 CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1))
             }
             if deferred != nil { try await reader.connection.execute("COMMIT", []) }

@@ -9,13 +9,16 @@ import Foundation
 /// later in a change see the earlier ones.
 struct RowEditor<Connection: RowConnection> {
     let reader: RowReader<Connection>
+    /// How the engine says a multi-row insert (``RowStoreDriver/insertVerb``).
+    let insertVerb: String
     /// The block rows as stored (to write only what changed).
     private var storedBlocks: BlockIndex
     /// The blocks as the rows are now.
     private(set) var blocks: BlockIndex
 
-    init(reader: RowReader<Connection>, blocks: BlockIndex) {
+    init(reader: RowReader<Connection>, blocks: BlockIndex, insertVerb: String) {
         self.reader = reader
+        self.insertVerb = insertVerb
         self.storedBlocks = blocks
         self.blocks = blocks
     }
@@ -241,7 +244,7 @@ struct RowEditor<Connection: RowConnection> {
 
     /// Inserts `batch` with one statement and empties it.
     private func insert(batch: inout [(Album, Double)]) async throws {
-        try await connection.execute(RowStoreSQL.insertAlbums(batch.count), batch.flatMap { RowStoreSQL.insertArguments($0, key: $1) })
+        try await connection.execute(RowStoreSQL.insertAlbums(batch.count, verb: insertVerb), batch.flatMap { RowStoreSQL.insertArguments($0, key: $1) })
         batch.removeAll(keepingCapacity: true)
     }
 

@@ -83,6 +83,12 @@ public protocol RowStoreDriver: Sendable {
     /// and until then it plans a page of a few keys as a scan of the table. None where the
     /// engine plans without statistics.
     var statisticsRefresh: [String] { get }
+    /// The verb of the multi-row inserts of albums and covers: `INSERT`, or the engine's
+    /// variant that ends the whole transaction on a failed constraint rather than undoing the
+    /// one statement. A save that fails is rolled back whole anyway, and SQLite keeps every
+    /// page a statement it may undo alone changes in a journal on disk: an import wrote more
+    /// of it than the library it made (BENCHMARKS.md).
+    var insertVerb: String { get }
     /// How a batch of covers may commit without waiting for the disk, and how the waiting is
     /// done afterwards once for all of them; nil when a commit does not wait for the disk anyway
     /// (SQLite in WAL mode with `synchronous = NORMAL`).

@@ -121,13 +121,10 @@ enum RowStoreSQL {
 
     /// Rows per multi-row `INSERT` (12 arguments each: well under both engines' limits).
     static let insertBatch = 500
-    /// `INSERT` of `rows` albums (``insertArguments(_:key:)`` each).
-    static func insertAlbums(_ rows: Int) -> String {
-        rows == insertBatch ? fullInsert : makeInsert(rows)
-    }
-    private static let fullInsert = makeInsert(insertBatch)
-    private static func makeInsert(_ rows: Int) -> String {
-        "INSERT INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details, search_core, search_text) VALUES "
+    /// The insert of `rows` albums (``insertArguments(_:key:)`` each), said with `verb`
+    /// (``RowStoreDriver/insertVerb``).
+    static func insertAlbums(_ rows: Int, verb: String) -> String {
+        verb + " INTO albumkit_albums (id, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details, search_core, search_text) VALUES "
             + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
@@ -151,10 +148,11 @@ enum RowStoreSQL {
     }
 
     static let putCover = "INSERT INTO albumkit_covers (sha256, file_extension, bytes) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
-    /// `INSERT` of `count` covers (digest, extension, bytes each) that returns the digest and
-    /// extension of each row it added: a cover already stored adds none.
-    static func insertCovers(_ count: Int) -> String {
-        "INSERT INTO albumkit_covers (sha256, file_extension, bytes) VALUES "
+    /// The insert of `count` covers (digest, extension, bytes each), said with `verb`
+    /// (``RowStoreDriver/insertVerb``), that returns the digest and extension of each row it
+    /// added: a cover already stored adds none.
+    static func insertCovers(_ count: Int, verb: String) -> String {
+        verb + " INTO albumkit_covers (sha256, file_extension, bytes) VALUES "
             + repeatElement("(?, ?, ?)", count: count).joined(separator: ", ")
             + " ON CONFLICT DO NOTHING RETURNING sha256, file_extension"
     }
@@ -174,7 +172,7 @@ enum RowStoreSQL {
     static let coverKeys = "SELECT sha256, file_extension FROM albumkit_covers ORDER BY sha256, file_extension"
     static let removeCover = "DELETE FROM albumkit_covers WHERE sha256 = ? AND file_extension = ? RETURNING length(bytes)"
 
-    /// The arguments of `album`'s row for ``insertAlbums(_:)``.
+    /// The arguments of `album`'s row for ``insertAlbums(_:verb:)``.
     static func insertArguments(_ album: Album, key: Double) -> [SQLValue] {
         let duplicateKey = album.duplicateKey
         return [.text(album.id.rawValue), .real(key), .text(album.title), .text(album.artist), .text(album.genre), .text(album.year),

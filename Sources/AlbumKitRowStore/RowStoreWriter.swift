@@ -43,7 +43,7 @@ actor RowStoreWriter<Driver: RowStoreDriver>: StorageWriter {
 
     func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws {
         try await guarded { reader, locked in
-            var editor = RowEditor(reader: reader, blocks: locked.blocks)
+            var editor = RowEditor(reader: reader, blocks: locked.blocks, insertVerb: store.driver.insertVerb)
             let generation = locked.generation + 1
             try await editor.save(change, snapshot: snapshot, generation: generation)
             try await store.driver.saving(reader.connection, generation: generation)
