@@ -23,17 +23,18 @@ struct AlbumListTable {
     /// Appends a row for each of `listed`.
     mutating func append(_ listed: [ListedAlbum]) {
         guard !listed.isEmpty else { return }
-        // Measured on every core: a large `list` has many cells, each scanned as it is made.
+        // Measured on every core (a large `list` has many cells, each scanned as it is made):
+        // each part's widest cells, a width per column, as one row.
         table.measure(widths: Parallel.joined(listed.count) { range in
-            var widths: [Int] = []
-            widths.reserveCapacity(range.count * 7)
+            var widest: [Int] = []
             var row: [TextTable.Cell] = []
             for index in range {
                 row.removeAll(keepingCapacity: true)
                 Self.cells(of: listed[index], marked: false, into: &row)
-                widths += row.lazy.map(\.width)
+                if widest.isEmpty { widest = row.map(\.width) }
+                for (column, cell) in row.enumerated() where cell.width > widest[column] { widest[column] = cell.width }
             }
-            return widths
+            return widest
         })
         runs.append(listed)
         starts.append(rowCount)
