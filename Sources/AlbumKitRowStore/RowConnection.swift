@@ -43,9 +43,16 @@ public protocol RowConnection: Sendable {
     /// Runs one query and returns its rows, each made by `read`.
     func query<Row: Sendable>(_ sql: String, _ arguments: [SQLValue], _ read: @escaping @Sendable (any SQLRow) throws -> Row)
         async throws -> [Row]
+    /// Every album's sort key, in order (``RowStoreSQL/everyKey``). By default a row a key; an
+    /// engine that hands each row over at a cost of its own may read them in fewer.
+    func everyKey() async throws -> [Double]
 }
 
 extension RowConnection {
+    public func everyKey() async throws -> [Double] {
+        try await query(RowStoreSQL.everyKey, []) { try $0.real(0) }
+    }
+
     /// The first row of a query, if any.
     public func first<Row: Sendable>(_ sql: String, _ arguments: [SQLValue] = [], _ read: @escaping @Sendable (any SQLRow) throws -> Row)
         async throws -> Row?

@@ -22,8 +22,9 @@ extension StoreReads: LibraryTextSearch {
         return try await store.withReader(transaction: true) { [rows = store.rows] reader in
             let generation = try await reader.header().generation
             // Rows come in the engine's order (sorting them by key would spill to disk in
-            // PostgreSQL for a common word); only those kept are held, then put in order.
-            let kept = try await reader.connection.query(sql, words.map(RowStoreSQL.pattern)) { row -> StoredAlbum? in
+            // PostgreSQL for a common word); only those kept are held, then put in order
+            // unless they came in order (SQLite's search index walks it).
+            var kept = try await reader.connection.query(sql, words.map(RowStoreSQL.pattern)) { row -> StoredAlbum? in
                 switch test {
                 case .album(let keep):
                     let stored = try rows.album(row, details: wanted)
@@ -32,7 +33,8 @@ extension StoreReads: LibraryTextSearch {
                     let text = FoldedAlbum(core: try row.text(RowStoreSQL.foldedColumn), text: try row.text(RowStoreSQL.foldedColumn + 1))
                     return keep(text) ? try rows.album(row, details: wanted) : nil
                 }
-            }.compactMap { $0 }.sorted { $0.key < $1.key }
+            }.compactMap { $0 }
+            if zip(kept, kept.dropFirst()).contains(where: { $0.key >= $1.key }) { kept.sort { $0.key < $1.key } }
             return (generation, kept.map(\.key), albums ? kept.map(\.album) : [])
         }
     }
@@ -96,7 +98,7 @@ extension RowReader {
     /// statement), not one per block.
     func positions(of keys: [Double], _ blocks: BlockIndex) async throws -> [Int] {
         if keys.count * BlockIndex.target / 2 > blocks.total {
-            let every = try await connection.query(RowStoreSQL.everyKey, []) { try $0.real(0) }
+            let every = try await connection.everyKey()
             return keys.map { key in Self.index(of: key, in: every) }
         }
         var positions: [Int] = []

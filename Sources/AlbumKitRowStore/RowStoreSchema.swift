@@ -113,7 +113,7 @@ enum RowStoreSchema {
         }
         try await connection.execute("ALTER TABLE albumkit_state ADD COLUMN album_count bigint NOT NULL DEFAULT 0", [])
         try await connection.execute("CREATE TABLE albumkit_blocks (low_key double precision PRIMARY KEY, album_count bigint NOT NULL)", [])
-        let keys = try await connection.query(RowStoreSQL.everyKey, []) { try $0.real(0) }
+        let keys = try await connection.everyKey()
         let blocks = BlockIndex(laidOver: keys)
         for (low, count) in zip(blocks.lows, blocks.counts) {
             try await connection.execute(RowStoreSQL.writeBlock, [.real(low), .integer(Int64(count))])

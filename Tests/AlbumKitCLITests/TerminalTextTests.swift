@@ -1,3 +1,4 @@
+import AlbumKit
 @testable import AlbumKitCLI
 import Foundation
 import Testing
@@ -115,5 +116,46 @@ import Testing
         #expect(lines.first == "    N  NOTE")
         let expected = (0..<count).map { String(repeating: " ", count: 5 - String($0).count) + "\($0)  " + ($0 == 7 ? "longest note" : "x") }
         #expect(Array(lines.dropFirst()) == expected)
+    }
+
+    /// `list`'s table keeps its runs of albums, not their cells, and makes each row's cells
+    /// again as it lays the row out: its lines are those of a table that keeps every cell
+    /// (the current album marked, wide and escaped text measured), piped and fitted to widths
+    /// that cut and drop columns, coloured or not, over runs long enough to be measured and
+    /// laid out on every core.
+    @Test func aListingLaidOutFromItsAlbumsIsTheTableOfItsCells() throws {
+        let titles = ["Low", "東京事変 ライブ", "e\u{301}te\u{301}", "🎸 Guitar", "tab\there", "Selected Ambient Works 85–92"]
+        let listed = try (0..<10_500).map { index in
+            ListedAlbum(
+                position: index + 1,
+                album: try Album(
+                    id: AlbumID("album-\(index)"), title: titles[index % titles.count] + " \(index)", artist: index == 9_000 ? "Björk Guðmundsdóttir" : "Artist",
+                    genre: index % 3 == 0 ? "" : "ambient", year: index % 5 == 0 ? "" : String(1960 + index % 60)),
+                cover: [CoverState.stored, .missing, .failed, .none][index % 4])
+        }
+        for current in [AlbumID("album-5000"), nil] {
+            // The table of the cells themselves, as `list` made it before.
+            var kept = TextTable(columns: [
+                .init(header: ""), .init(header: "#", alignRight: true), .init(header: "TITLE", shrinks: true),
+                .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
+                .init(header: "COVER"),
+            ])
+            kept.append(listed.map { row in
+                [row.album.id == current ? "*" : "", .init(String(row.position)), .init(row.album.title), .init(row.album.artist),
+                 .init(row.album.year), .init(row.album.genre), AlbumTable.coverCell(row.cover)]
+            })
+            var table = AlbumListTable()
+            for start in stride(from: 0, to: listed.count, by: 4_096) { table.append(Array(listed[start..<min(listed.count, start + 4_096)])) }
+            for width in [nil, 60, 12] {
+                for colour in [false, true] {
+                    let lines = String(decoding: table.render(current: current, width: width, colour: colour).joined(), as: UTF8.self).split(separator: "\n")
+                    let expected = String(decoding: kept.renderedRuns(width: width, colour: colour).joined(), as: UTF8.self).split(separator: "\n")
+                    // The first line that differs, not two tables of 10 000 lines.
+                    let difference = zip(lines, expected).first { $0 != $1 }
+                    #expect(lines.count == expected.count && difference == nil,
+                        "current \(current?.rawValue ?? "none"), width \(width.map(String.init) ?? "none"), colour \(colour): \(String(describing: difference))")
+                }
+            }
+        }
     }
 }

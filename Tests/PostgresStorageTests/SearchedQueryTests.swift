@@ -111,7 +111,8 @@ import Testing
     }
 
     /// Matches spread over many blocks of the order (their positions read from every key at
-    /// once) and few (counted within their blocks) get the positions the held albums give.
+    /// once: in PostgreSQL as one array) and few (counted within their blocks) get the
+    /// positions the held albums give, in SQLite and, when a server is at hand, PostgreSQL.
     @Test func positionsOfMatchesInManyBlocksAndInFew() async throws {
         let folder = try TemporaryFolder("searched-blocks")
         defer { folder.remove() }
@@ -119,15 +120,17 @@ import Testing
             try Album(id: AlbumID("id-\(index)"), title: index % 7 == 0 ? "Seventh \(index)" : "Album \(index)", artist: index == 4_321 ? "Rare" : "Common")
         }
         let held = try await Self.library(FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")), albums)
-        let sqlite = try await Self.library(SQLiteStorage(file: folder.path("library.sqlite")), albums)
-        _ = try await sqlite.remove([.position(10), .position(2_000)])
-        _ = try await held.remove([.position(10), .position(2_000)])
+        var stores = [try await Self.library(SQLiteStorage(file: folder.path("library.sqlite")), albums)]
+        if TestServer.enabled { stores.append(try await Self.library(try PostgresStorage(url: try await TestServer.freshDatabase()), albums)) }
+        for library in [held] + stores { _ = try await library.remove([.position(10), .position(2_000)]) }
         for text in ["seventh", "rare", "title:seventh artist:common"] {
             let query = try AlbumQuery(parsing: text)
             let expected = try await held.listed(matching: query)
-            #expect(try await sqlite.listed(matching: query).map(\.position) == expected.map(\.position), "'\(text)'")
-            let page = try await sqlite.page(matching: query, offset: 50, limit: 20)
-            #expect(page.albums.map(\.listed.position) == expected.dropFirst(50).prefix(20).map(\.position), "'\(text)'")
+            for store in stores {
+                #expect(try await store.listed(matching: query).map(\.position) == expected.map(\.position), "'\(text)'")
+                let page = try await store.page(matching: query, offset: 50, limit: 20)
+                #expect(page.albums.map(\.listed.position) == expected.dropFirst(50).prefix(20).map(\.position), "'\(text)'")
+            }
         }
     }
 

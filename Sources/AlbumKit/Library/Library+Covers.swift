@@ -30,7 +30,11 @@ extension Library {
 
     /// Why the last fetch of `album`'s cover failed, if it did.
     public func coverFailure(of album: Album) -> String? {
-        album.coverUrl.flatMap { memento.covers[$0]?.failure }
+        // A stored cover's name is never fetched, so never resolved (``CoverState/judged``):
+        // no string is made for it (a listing asks about every album).
+        guard let reference = album.cover else { return nil }
+        if case .stored = reference { return nil }
+        return memento.covers[reference.text]?.failure
     }
 
     /// The stored cover of `album`, if its bytes are in the store.

@@ -1,47 +1,79 @@
 import AlbumKit
 
-/// `list`'s table, built a run of albums at a time as they are listed. Columns: current mark,
-/// position (right-aligned), title, artist, year, genre, cover state (coloured by state);
+/// `list`'s table, measured a run of albums at a time as they are listed. Columns: current
+/// mark, position (right-aligned), title, artist, year, genre, cover state (coloured by state);
 /// fitted to a width by cutting title, artist and genre, and on a very narrow terminal
-/// leaving out genre, then year.
+/// leaving out genre, then year. The table keeps the runs of albums, not their cells: each
+/// row's cells are made when the columns are measured and again when its line is laid out,
+/// which costs less than keeping seven cells an album (BENCHMARKS.md).
 struct AlbumListTable {
     private var table = TextTable(columns: [
         .init(header: ""), .init(header: "#", alignRight: true), .init(header: "TITLE", shrinks: true),
         .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
         .init(header: "COVER"),
     ])
-    /// Each row's album, to mark the current one once the listing is whole.
-    private var ids: [AlbumID] = []
+    /// The runs of albums appended, in order, and the row each starts at.
+    private var runs: [[ListedAlbum]] = []
+    private var starts: [Int] = []
+    private var rowCount = 0
 
     /// Whether no album was appended.
-    var isEmpty: Bool { ids.isEmpty }
+    var isEmpty: Bool { rowCount == 0 }
 
     /// Appends a row for each of `listed`.
     mutating func append(_ listed: [ListedAlbum]) {
-        // Each cell is escaped as it is made, on every core: a large `list` has many.
-        table.append(rowAfterRow: Parallel.joined(listed.count) { range in
-            var cells: [TextTable.Cell] = []
-            cells.reserveCapacity(range.count * 7)
-            for row in listed[range] {
-                cells.append("")
-                cells.append(.init(String(row.position)))
-                cells.append(.init(row.album.title))
-                cells.append(.init(row.album.artist))
-                cells.append(.init(row.album.year))
-                cells.append(.init(row.album.genre))
-                cells.append(AlbumTable.coverCell(row.cover))
+        guard !listed.isEmpty else { return }
+        // Measured on every core (a large `list` has many cells, each scanned as it is made):
+        // each part's widest cells, a width per column, as one row.
+        table.measure(widths: Parallel.joined(listed.count) { range in
+            var widest: [Int] = []
+            var row: [TextTable.Cell] = []
+            for index in range {
+                row.removeAll(keepingCapacity: true)
+                Self.cells(of: listed[index], marked: false, into: &row)
+                if widest.isEmpty { widest = row.map(\.width) }
+                for (column, cell) in row.enumerated() where cell.width > widest[column] { widest[column] = cell.width }
             }
-            return cells
+            return widest
         })
-        ids += listed.map(\.album.id)
+        runs.append(listed)
+        starts.append(rowCount)
+        rowCount += listed.count
+    }
+
+    /// The cells of `row`'s line, `*` in the first when `marked`.
+    private static func cells(of row: ListedAlbum, marked: Bool, into cells: inout [TextTable.Cell]) {
+        cells.append(marked ? "*" : "")
+        cells.append(.init(String(row.position)))
+        cells.append(.init(row.album.title))
+        cells.append(.init(row.album.artist))
+        cells.append(.init(row.album.year))
+        cells.append(.init(row.album.genre))
+        cells.append(AlbumTable.coverCell(row.cover))
     }
 
     /// The lines, the row of `current` marked `*`, fitted to `width` when given, as
-    /// ``TextTable/renderedRuns(width:colour:)`` gives them. The mark is put in place (a copy
-    /// of the table would copy 100 000 rows for it).
+    /// ``TextTable/renderedRuns(width:colour:)`` gives them.
     mutating func render(current: AlbumID?, width: Int?, colour: Bool) -> [[UInt8]] {
-        if let current, let row = ids.firstIndex(of: current) { table.replace(row: row, column: 0, with: "*") }
-        return table.renderedRuns(width: width, colour: colour)
+        var marked = -1
+        if let current {
+            for (run, start) in zip(runs, starts) {
+                if let index = run.firstIndex(where: { $0.album.id == current }) {
+                    marked = start + index
+                    break
+                }
+            }
+        }
+        if marked >= 0 { table.widen(column: 0, toHold: "*") }
+        return table.renderedRuns(rows: rowCount, width: width, colour: colour) { [runs, starts, marked] row, cells in
+            // The run holding `row`: the last that starts at or before it.
+            var low = 0, high = starts.count
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if starts[middle] <= row { low = middle } else { high = middle }
+            }
+            Self.cells(of: runs[low][row - starts[low]], marked: row == marked, into: &cells)
+        }
     }
 }
 

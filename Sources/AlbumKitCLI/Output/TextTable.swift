@@ -47,11 +47,14 @@ struct TextTable: Sendable {
     /// The cells, row after row, a cell per column (no array for each row, which a `list` would
     /// make, copy and free once per album).
     private var cells: [Cell] = []
-    /// Each cell's width, row after row, kept apart from the cells for the layout's scans.
-    private var cellWidths: [Int] = []
+    /// Each column's widest cell so far, the header aside.
+    private var widest: [Int]
 
     /// A table with these columns and no rows yet.
-    init(columns: [Column]) { self.columns = columns }
+    init(columns: [Column]) {
+        self.columns = columns
+        widest = Array(repeating: 0, count: columns.count)
+    }
 
     /// How many rows were appended.
     var rowCount: Int { cells.count / columns.count }
@@ -62,14 +65,23 @@ struct TextTable: Sendable {
     /// Appends rows given as their cells one after the other (a cell per column each).
     mutating func append(rowAfterRow newCells: some Collection<Cell>) {
         precondition(newCells.count % columns.count == 0, "a cell per column in every row")
-        cellWidths += newCells.lazy.map(\.width)
+        measure(widths: newCells.lazy.map(\.width))
         cells += newCells
     }
 
-    /// Puts `cell` in place of the one at `row`, `column`.
-    mutating func replace(row: Int, column: Int, with cell: Cell) {
-        cells[row * columns.count + column] = cell
-        cellWidths[row * columns.count + column] = cell.width
+    /// Widens the columns to hold cells of `widths` (a width per column each, row after row),
+    /// without keeping the cells: for rows ``renderedRuns(rows:width:colour:cells:)`` makes.
+    mutating func measure(widths: some Sequence<Int>) {
+        var column = 0
+        for width in widths {
+            if width > widest[column] { widest[column] = width }
+            column = column + 1 == columns.count ? 0 : column + 1
+        }
+    }
+
+    /// Widens `column` to hold `cell`.
+    mutating func widen(column: Int, toHold cell: Cell) {
+        widest[column] = max(widest[column], cell.width)
     }
 
     /// The lines of the table, fitted to `width` columns when given; coloured when `colour`.
@@ -83,38 +95,46 @@ struct TextTable: Sendable {
     /// lines laid out side by side: a `list` of 100 000 albums is printed from them without a
     /// string for each line.
     func renderedRuns(width: Int?, colour: Bool) -> [[UInt8]] {
+        renderedRuns(rows: rowCount, width: width, colour: colour) { [cells, columns] row, into in
+            into.append(contentsOf: cells[(row * columns.count)..<((row + 1) * columns.count)])
+        }
+    }
+
+    /// ``renderedRuns(width:colour:)`` for `rows` rows the table does not keep, each made when
+    /// its line is laid out: `cells` appends row `row`'s (a cell per column, the columns
+    /// measured for them with ``measure(widths:)``) to `into`. A long listing is laid out from
+    /// its albums, not from a copy of every cell (BENCHMARKS.md).
+    func renderedRuns(rows: Int, width: Int?, colour: Bool, cells: @escaping @Sendable (_ row: Int, _ into: inout [Cell]) -> Void) -> [[UInt8]] {
         let header = columns.map { Cell($0.header) }
-        let measured = header.map(\.width) + cellWidths
+        let measured = zip(header, widest).map { max($0.width, $1) }
         var shown = Array(columns.indices)
-        var widths = natural(shown, measured)
+        var widths = shown.map { measured[$0] }
         if let width {
             shrink(&widths, shown, toFit: width)
             while total(widths) > width, let drop = shown.filter({ columns[$0].dropRank != nil }).min(by: { columns[$0].dropRank! < columns[$1].dropRank! }) {
                 shown.removeAll { $0 == drop }
-                widths = natural(shown, measured)
+                widths = shown.map { measured[$0] }
                 shrink(&widths, shown, toFit: width)
             }
         }
         // Each run of lines has a writer of its own (they reuse their bytes).
         let (shownColumns, shownWidths) = (shown, widths)
-        @Sendable func writer() -> LineWriter { LineWriter(table: self, shown: shownColumns, widths: shownWidths, width: width, colour: colour) }
+        @Sendable func writer() -> LineWriter { LineWriter(columns: columns, shown: shownColumns, widths: shownWidths, width: width, colour: colour) }
         var headerLine: [UInt8] = []
         var first = writer()
-        first.write(header[...], measured: measured[..<columns.count], to: &headerLine)
-        return [headerLine] + Parallel.joined(rowCount) { range in
+        first.write(header[...], to: &headerLine)
+        return [headerLine] + Parallel.joined(rows) { range in
             var writer = writer()
             var run: [UInt8] = []
+            var row: [Cell] = []
+            row.reserveCapacity(columns.count)
             for index in range {
-                let (start, end) = (index * columns.count, (index + 1) * columns.count)
-                // The header's widths come first in `measured`.
-                writer.write(cells[start..<end], measured: measured[(start + columns.count)..<(end + columns.count)], to: &run)
+                row.removeAll(keepingCapacity: true)
+                cells(index, &row)
+                writer.write(row[...], to: &run)
             }
             return [run]
         }
-    }
-
-    private func natural(_ shown: [Int], _ measured: [Int]) -> [Int] {
-        shown.map { column in stride(from: column, to: measured.count, by: columns.count).lazy.map { measured[$0] }.max() ?? 0 }
     }
 
     private func total(_ widths: [Int]) -> Int { widths.reduce(0, +) + 2 * max(widths.count - 1, 0) }
@@ -122,7 +142,7 @@ struct TextTable: Sendable {
     /// Lays out lines of the table once its columns are settled, in bytes reused from line to
     /// line, not a `String` grown by an append for every cell and gap.
     private struct LineWriter {
-        let table: TextTable
+        let columns: [Column]
         let shown: [Int]
         let widths: [Int]
         let width: Int?
@@ -131,25 +151,25 @@ struct TextTable: Sendable {
         private var styled: [UInt8] = []
         private var plain: [UInt8] = []
 
-        init(table: TextTable, shown: [Int], widths: [Int], width: Int?, colour: Bool) {
-            (self.table, self.shown, self.widths, self.width, self.colour) = (table, shown, widths, width, colour)
+        init(columns: [Column], shown: [Int], widths: [Int], width: Int?, colour: Bool) {
+            (self.columns, self.shown, self.widths, self.width, self.colour) = (columns, shown, widths, width, colour)
         }
 
         /// Appends one line and its newline to `output`: the `shown` cells padded to `widths`,
         /// without trailing spaces; cut to `width` when the columns that never shrink are wider still.
-        mutating func write(_ cells: ArraySlice<Cell>, measured: ArraySlice<Int>, to output: inout [UInt8]) {
+        mutating func write(_ cells: ArraySlice<Cell>, to output: inout [UInt8]) {
             defer { output.append(UInt8(ascii: "\n")) }
             let measuresPlain = colour && width != nil
             styled.removeAll(keepingCapacity: true)
             plain.removeAll(keepingCapacity: true)
             for (index, column) in shown.enumerated() {
                 let cell = cells[cells.startIndex + column]
-                let size = measured[measured.startIndex + column]
+                let size = cell.width
                 let isLast = index == shown.count - 1
                 let fits = size <= widths[index]
                 let text = fits ? cell.text : DisplayWidth.truncated(cell.text, to: widths[index])
                 let padding = max(0, widths[index] - (fits ? size : DisplayWidth.of(text)))
-                let (before, after) = table.columns[column].alignRight ? (padding, 0) : (0, isLast ? 0 : padding)
+                let (before, after) = columns[column].alignRight ? (padding, 0) : (0, isLast ? 0 : padding)
                 let gap = isLast ? 0 : 2
                 Self.append(text: colour ? cell.style.map { $0.apply(to: text) } ?? text : text, before: before, after: after + gap, to: &styled)
                 if measuresPlain { Self.append(text: text, before: before, after: after + gap, to: &plain) }
