@@ -72,6 +72,30 @@ import Testing
         #expect(runs.count == 1 && runs.allSatisfy { $0 > 0 && $0 < 10_001 }, "runs asked for: \(runs)")
     }
 
+    /// The store reads only a few runs ahead of an export slower than it: the runs that wait
+    /// are held in memory (BENCHMARKS.md: the peak of an export of 100 000 albums).
+    @Test func theStoreReadsOnlyAFewRunsAheadOfASlowExport() async throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let file = try await library(of: 2_000, in: cli, current: 1)
+        let storage = ReadsRecorded(SQLiteStorage(file: file))
+        var taken = 0
+        var ahead: [Int] = []
+        var albums = 0
+        try await ExportContents(storage: storage).read(inRunsOf: 10) { piece in
+            taken += 1
+            if case .albums(let run) = piece { albums += run.count }
+            // Time enough for the store to read all 200 runs, were it not held back.
+            if taken == 2 || taken == 150 {
+                Thread.sleep(forTimeInterval: 0.3)
+                ahead.append(storage.handed.withLock { $0 } - taken)
+            }
+        }
+        #expect(albums == 2_000)
+        // The bound's pieces, and the one the store holds while it waits.
+        #expect(ahead.count == 2 && ahead.allSatisfy { $0 <= 5 }, "pieces read and not taken: \(ahead)")
+    }
+
     @Test func aReadThatFailsHalfWayLeavesNoBundleAndNoSpool() async throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -88,10 +112,13 @@ import Testing
     }
 }
 
-/// A SQLite store that notes how it is read: whole (`load()`), or in runs of what size.
+/// A SQLite store that notes how it is read: whole (`load()`), or in runs of what size, and
+/// how many pieces it has handed over.
 private final class ReadsRecorded: StorageBackend {
     let inner: SQLiteStorage
     let reads = Mutex<(whole: Int, runs: [Int])>((0, []))
+    /// The pieces the store has handed over so far (the memento and the runs).
+    let handed = Mutex(0)
 
     init(_ inner: SQLiteStorage) { self.inner = inner }
 
@@ -110,6 +137,9 @@ private final class ReadsRecorded: StorageBackend {
 
     func load(pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
         reads.withLock { $0.runs.append(size) }
-        try await inner.load(pagesOf: size, details: details, lookups: lookups, into: piece)
+        try await inner.load(pagesOf: size, details: details, lookups: lookups) { read in
+            self.handed.withLock { $0 += 1 }
+            piece(read)
+        }
     }
 }

@@ -66,21 +66,58 @@ extension StorageBackend {
     }
 
     /// ``load(pagesOf:details:lookups:into:)`` as a stream of its pieces, which the store reads on while
-    /// the consumer works (one run ahead or more); dropping the stream cancels the read.
+    /// the consumer works, at most `ahead` pieces ahead of it where the store reads on a thread
+    /// of its own (``ReadingBound``); dropping the stream cancels the read.
     func pieces(
-        inRunsOf size: Int, details: Set<AlbumField> = Set(AlbumField.all), lookups: Bool = false
-    ) -> AsyncThrowingStream<LibraryPiece, any Error> {
+        inRunsOf size: Int, details: Set<AlbumField> = Set(AlbumField.all), lookups: Bool = false,
+        ahead: Int = LibraryPieces.ahead
+    ) -> LibraryPieces {
         let (pieces, reading) = AsyncThrowingStream<LibraryPiece, any Error>.makeStream()
+        let bound = ReadingBound(limit: ahead)
         let reader = Task {
             do {
-                try await load(pagesOf: size, details: details, lookups: lookups) { reading.yield($0) }
+                try await load(pagesOf: size, details: details, lookups: lookups) { piece in
+                    bound.handing()
+                    reading.yield(piece)
+                }
                 reading.finish()
             } catch {
                 reading.finish(throwing: error)
             }
         }
-        reading.onTermination = { _ in reader.cancel() }
-        return pieces
+        reading.onTermination = { _ in
+            bound.stop()
+            reader.cancel()
+        }
+        return LibraryPieces(stream: pieces, bound: bound)
+    }
+}
+
+/// The pieces of a library as a store reads them (``StorageBackend/pieces(inRunsOf:details:lookups:ahead:)``):
+/// each one taken lets the store read one more.
+struct LibraryPieces: AsyncSequence {
+    typealias Element = LibraryPiece
+
+    /// How many pieces a store reads ahead of the consumer by default: enough to read the next
+    /// while the consumer works on one, few enough that the runs waiting (512 collectors'
+    /// albums take about 2 MB) do not count in an export's peak (BENCHMARKS.md).
+    static let ahead = 4
+
+    fileprivate let stream: AsyncThrowingStream<LibraryPiece, any Error>
+    fileprivate let bound: ReadingBound
+
+    func makeAsyncIterator() -> Iterator { Iterator(pieces: stream.makeAsyncIterator(), bound: bound) }
+
+    /// Takes the pieces in order, telling the store of each.
+    struct Iterator: AsyncIteratorProtocol {
+        fileprivate var pieces: AsyncThrowingStream<LibraryPiece, any Error>.Iterator
+        fileprivate let bound: ReadingBound
+
+        mutating func next() async throws -> LibraryPiece? {
+            guard let piece = try await pieces.next() else { return nil }
+            bound.took()
+            return piece
+        }
     }
 }
 
