@@ -56,8 +56,6 @@ public struct PostgresDriver: RowStoreDriver {
     /// The trigram indexes are version 8's.
     public var formerSearchIndexes: [String] { [] }
     public var statisticsRefresh: [String] { ["ANALYZE albumkit_albums"] }
-    /// A failed statement ends PostgreSQL's transaction anyway.
-    public var insertVerb: String { "INSERT" }
     /// A commit that does not wait for the WAL flush. The barrier rewrites the one schema row as
     /// it is: a transaction that writes no WAL of its own commits without waiting even when
     /// synchronous, so it must write something; its commit flushes the WAL up to it, the relaxed

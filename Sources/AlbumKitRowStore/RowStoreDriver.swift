@@ -87,7 +87,10 @@ public protocol RowStoreDriver: Sendable {
     /// variant that ends the whole transaction on a failed constraint rather than undoing the
     /// one statement. A save that fails is rolled back whole anyway, and SQLite keeps every
     /// page a statement it may undo alone changes in a journal on disk: an import wrote more
-    /// of it than the library it made (BENCHMARKS.md).
+    /// of it than the library it made (BENCHMARKS.md). Safe because no statement of a save runs
+    /// after a failed one: the writer closes its connection on any failure
+    /// (`RowStoreWriter.guarded`), so a transaction the engine ended is never carried on
+    /// statement by statement outside one.
     var insertVerb: String { get }
     /// How a batch of covers may commit without waiting for the disk, and how the waiting is
     /// done afterwards once for all of them; nil when a commit does not wait for the disk anyway
@@ -114,6 +117,8 @@ public struct DeferredDurability: Sendable {
 }
 
 extension RowStoreDriver {
+    /// `INSERT`: a failed statement ends the transaction, or undoing it alone journals little.
+    public var insertVerb: String { "INSERT" }
     /// The columns of the core six, for an engine's index that covers what a listing of them
     /// reads (``searchIndexes``).
     public var coreFieldColumns: String { RowStoreSQL.coreFieldColumns }

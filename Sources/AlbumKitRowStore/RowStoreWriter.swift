@@ -130,6 +130,8 @@ actor RowStoreWriter<Driver: RowStoreDriver>: StorageWriter {
             }
             return try await body(reader, locked!)
         } catch {
+            // Never another statement on this connection: the engine may have ended the
+            // transaction itself (``RowStoreDriver/insertVerb``).
             self.connection = nil
             locked = nil
             await store.pool.release(connection, reusable: false)

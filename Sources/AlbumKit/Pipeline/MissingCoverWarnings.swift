@@ -11,8 +11,6 @@ struct MissingCoverWarnings: Sendable {
     /// The albums lacking their cover past those named, by input, in the order they came.
     private var unnamed: [(input: String, count: Int)] = []
 
-    init() {}
-
     /// The warning naming the album `title` of `input`, which lacks `reference`; nil once
     /// ``named`` albums were named, the album then being counted for ``counted``.
     mutating func note(input: String, title: String, reference: String) -> String? {

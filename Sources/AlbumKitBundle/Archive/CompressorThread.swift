@@ -32,7 +32,7 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
             try ArchiveStatus.check(Self.filter(compression)(handle), handle, .unsupported, path)
             if compression == .zstd {
                 // Level 1, not libarchive's (and the zstd tool's) 3: a bundle is mostly covers,
-                // images already compressed, which level 3 spends three times the time on for
+                // images already compressed, on which level 3 spends far more time for
                 // nothing; albums.json comes out as small (BENCHMARKS.md: the `.tar.zst` export).
                 try ArchiveStatus.check(archive_write_set_filter_option(handle, "zstd", "compression-level", "1"), handle, .unsupported, path)
             }
