@@ -202,6 +202,60 @@ struct JSONCursor {
         }
     }
 
+    /// Steps over the value that comes next finding only where it ends (``valueEnd(in:from:)``),
+    /// for a value the reader leaves unread (a field a listing does not look at).
+    mutating func passValue() throws(Refusal) {
+        guard peek() != nil, let end = Self.valueEnd(in: bytes, from: index) else { throw refusal("expected a value") }
+        index = end
+    }
+
+    /// Where the value starting at `start` of `bytes` ends, found by its strings and brackets
+    /// alone (nothing else is checked; no white space is stepped over); nil when it does not.
+    static func valueEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return stringEnd(in: bytes, from: start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var at = start
+            while at < bytes.count {
+                switch bytes[at] {
+                case UInt8(ascii: "\""):
+                    guard let end = stringEnd(in: bytes, from: at) else { return nil }
+                    at = end
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return at + 1 }
+                default:
+                    break
+                }
+                at += 1
+            }
+            return nil
+        default:
+            var at = start
+            while at < bytes.count, bytes[at] != UInt8(ascii: ","), bytes[at] != UInt8(ascii: "}"), bytes[at] != UInt8(ascii: "]") { at += 1 }
+            return at
+        }
+    }
+
+    /// Where the string whose opening quote is at `start` ends (after its closing quote).
+    static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var at = start + 1
+        while at < bytes.count {
+            switch bytes[at] {
+            case UInt8(ascii: "\""): return at + 1
+            case UInt8(ascii: "\\"): at += 2
+            default: at += 1
+            }
+        }
+        return nil
+    }
+
     private mutating func literal(_ word: StaticString) throws(Refusal) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
