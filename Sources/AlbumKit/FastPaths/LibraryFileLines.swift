@@ -111,20 +111,20 @@ final class LibraryFileLines: @unchecked Sendable {
     func firstIndex(ofDuplicateKey key: String) -> Lookup {
         let year = key.split(separator: "\u{1F}", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         for index in albums.indices {
-            var found: [String: String] = [:]
             let bytes = bytes(at: index)
+            var artist: Range<Int>?
+            var title: Range<Int>?
+            var albumYear: Range<Int>?
             let read = Self.members(of: bytes) { name, value in
-                for wanted in ["artist", "title", "year"] where name.elementsEqual(wanted.utf8) {
-                    guard let text = Self.string(in: bytes, value) else { return false }
-                    found[wanted] = text
-                }
+                if name.elementsEqual("artist".utf8) { artist = value } else if name.elementsEqual("title".utf8) { title = value } else if name.elementsEqual("year".utf8) { albumYear = value }
                 return true
             }
-            guard read, let artist = found["artist"], let title = found["title"] else { return .refused }
-            let albumYear = found["year"] ?? ""
+            guard read, let artist, let title else { return .refused }
             // Most albums are told apart by the year, the key's last part, before the key is made.
-            guard albumYear.trimmingWhiteSpace().lowercased() == year else { continue }
-            if Album.duplicateKey(artist: artist, title: title, year: albumYear) == key { return .found(index) }
+            guard let yearText = albumYear.map({ Self.string(in: bytes, $0) }) ?? "" else { return .refused }
+            guard yearText.trimmingWhiteSpace().lowercased() == year else { continue }
+            guard let artistText = Self.string(in: bytes, artist), let titleText = Self.string(in: bytes, title) else { return .refused }
+            if Album.duplicateKey(artist: artistText, title: titleText, year: yearText) == key { return .found(index) }
         }
         return .none
     }
