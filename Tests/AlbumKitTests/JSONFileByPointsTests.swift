@@ -95,6 +95,20 @@ import Testing
         #expect(try Data(contentsOf: file) == (try await Self.wholeWrite(of: backend.load(), in: folder.path("after"))))
     }
 
+    @Test func theWritersLayoutIsFoundByItsLines() async throws {
+        let folder = try TemporaryFolder("points-lines")
+        defer { folder.remove() }
+        let file = folder.path("library.json")
+        try await Self.wholeWrite(of: LibrarySnapshot(albums: Self.albums), in: folder.url).write(to: file)
+        let lines = try #require(LibraryFileLines(try FileText(contentsOf: file)))
+        #expect(lines.ids == Self.albums.map(\.id))
+        #expect(lines.albums(in: 0..<lines.count) == Self.albums)
+        for album in Self.albums.prefix(12) {
+            #expect(lines.firstIndex(ofDuplicateKey: album.duplicateKey) == .found(Self.albums.firstIndex { $0.hasDuplicateKey(album.duplicateKey) }!))
+        }
+        #expect(lines.firstIndex(ofDuplicateKey: Album.duplicateKey(artist: "Nobody", title: "Nothing", year: "1999")) == LibraryFileLines.Lookup.none)
+    }
+
     @Test func aListingReadsOnlyTheDetailsItNames() async throws {
         let folder = try TemporaryFolder("points-details")
         defer { folder.remove() }

@@ -243,15 +243,19 @@ struct JSONCursor {
         }
     }
 
-    /// Where the string whose opening quote is at `start` ends (after its closing quote).
+    /// Where the string whose opening quote is at `start` ends (after its closing quote): at
+    /// the next quote not escaped, found by `memchr` (a quote after an odd run of backslashes
+    /// is escaped).
     static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
         var at = start + 1
         while at < bytes.count {
-            switch bytes[at] {
-            case UInt8(ascii: "\""): return at + 1
-            case UInt8(ascii: "\\"): at += 2
-            default: at += 1
-            }
+            guard let found = memchr(base + at, Int32(UInt8(ascii: "\"")), bytes.count - at) else { return nil }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var before = quote
+            while before > at, bytes[before - 1] == UInt8(ascii: "\\") { before -= 1 }
+            if (quote - before) % 2 == 0 { return quote + 1 }
+            at = quote + 1
         }
         return nil
     }
