@@ -6,7 +6,9 @@ import Synchronization
 /// the file atomically; a lock file (`<file>.lock`) keeps a second writer waiting instead of
 /// overwriting. What this process last read or wrote is kept while the file is unchanged
 /// (same inode, size and modification time), so a change to a large library does not decode
-/// the whole file again.
+/// the whole file again. A JSON file is read by points (``pointReads``): one album a line, as
+/// its writer lays it out, so a command reads the albums it touches and a change copies the
+/// others' bytes into the new file.
 public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
     /// The library file.
     public let file: URL
