@@ -39,7 +39,9 @@ final class FileText: @unchecked Sendable {
             throw Self.failure(code)
         }
         let count = Int(status.st_size)
-        let mapped = mmap(nil, max(count, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        // Populated at once: the whole file is read into them next, and one call costs less
+        // than a fault a page (7% of a json `update`'s profile).
+        let mapped = mmap(nil, max(count, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)
         guard let mapped, mapped != MAP_FAILED else {
             close(descriptor)
             throw Self.failure(ENOMEM)

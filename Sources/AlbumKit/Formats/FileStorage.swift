@@ -6,7 +6,9 @@ import Synchronization
 /// the file atomically; a lock file (`<file>.lock`) keeps a second writer waiting instead of
 /// overwriting. What this process last read or wrote is kept while the file is unchanged
 /// (same inode, size and modification time), so a change to a large library does not decode
-/// the whole file again.
+/// the whole file again. A JSON file is read by points (``pointReads``): one album a line, as
+/// its writer lays it out, so a command reads the albums it touches and a change copies the
+/// others' bytes into the new file.
 public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
     /// The library file.
     public let file: URL
@@ -44,10 +46,37 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
 
     public func load() async throws -> LibrarySnapshot { try read(taking: false).snapshot }
 
-    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
-        let document = try read(taking: false)
-        return document.carriedSteps.isEmpty ? try journal.read(ids) : document.carriedSteps.filter { ids.contains($0.key) }
+    /// A json file found by its lines is handed over a run at a time as its albums are read
+    /// (the fields beyond the core six that `details` does not name left unread), never
+    /// whole in memory; another is read whole first.
+    public func load(
+        pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void
+    ) async throws {
+        let lines: LibraryFileLines
+        switch try contents() {
+        case .lines(let found): lines = found
+        case .whole(let document): return document.snapshot.handOver(inRunsOf: size, to: piece)
+        }
+        piece(.state(lines.state))
+        let run = max(size, 1)
+        for start in stride(from: 0, to: lines.count, by: run) {
+            guard let albums = lines.albums(in: start..<min(start + run, lines.count), only: details) else {
+                // The strict reader refused one: the whole file's reader accepts it or names the problem.
+                let albums = try whole(of: lines).snapshot.albums
+                for rest in stride(from: start, to: albums.count, by: run) { piece(.albums(Array(albums[rest..<min(rest + run, albums.count)]))) }
+                return
+            }
+            piece(.albums(albums))
+        }
     }
+
+    public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
+        guard case .whole(let document) = try contents(), !document.carriedSteps.isEmpty else { return try journal.read(ids) }
+        return document.carriedSteps.filter { ids.contains($0.key) }
+    }
+
+    /// A json library is read by points (``LibraryFileLines``): `show 5` reads one album's line.
+    public var pointReads: (any LibraryPointReads)? { format is JSONFormat ? FilePointReads(storage: self) : nil }
 
     public func beginWrite() async throws -> any StorageWriter {
         guard FileManager.default.fileExists(atPath: file.deletingLastPathComponent().path) else {
@@ -84,6 +113,32 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
         return document
     }
 
+    /// The file as it is now, for point reads: a json file in the layout this program writes,
+    /// found by its lines (``LibraryFileLines``), else read whole — remembered while unchanged.
+    fileprivate func contents() throws -> FileContents {
+        let identity = FileIdentity(path: file.path)
+        if let identity, let cached = cache.contents(for: identity) { return cached }
+        if format is JSONFormat {
+            let text = try readFile { try FileText(contentsOf: file) }
+            if let lines = LibraryFileLines(text) {
+                if let identity { cache.remember(lines, as: identity) }
+                return .lines(lines)
+            }
+        }
+        return .whole(try read(taking: false))
+    }
+
+    /// The file whose lines are `lines`, read whole by `JSONDecoder` from the same text (the
+    /// strict reader refused one of its albums): what it accepts, or the problem it names, as
+    /// ``load()`` reads such a file. Remembered while the file is unchanged.
+    fileprivate func whole(of lines: LibraryFileLines) throws -> LoadedLibraryDocument {
+        let document = try decoding { try LoadedLibraryDocument(decoding: lines.text) }
+        if let identity = FileIdentity(path: file.path), let linesIdentity = cache.identity(of: lines), identity == linesIdentity {
+            cache.remember(document, as: identity)
+        }
+        return document
+    }
+
     /// The file's bytes as `read` reads them; a missing file is a library not made yet.
     private func readFile<Bytes>(_ read: () throws -> Bytes) throws -> Bytes {
         do {
@@ -108,12 +163,47 @@ public struct FileStorage<Format: LibraryFileFormat>: StorageBackend {
     /// Saves `snapshot`: the new steps first, then the file, then the steps it no longer names
     /// go (a version 1 file's carried steps move into the journal now).
     fileprivate func save(_ snapshot: LibrarySnapshot, change: StoredChange, carried: [Int64: HistoryStep]) throws {
-        let named = Set(snapshot.state.stepIDs)
+        try save(snapshot.state, change: change, carried: carried) { try write(snapshot, appending: change.appended) }
+    }
+
+    /// Saves a change made through point reads, whose memento is `state`: a file found by its
+    /// lines is written with the albums the change leaves alone copied as their bytes are
+    /// (``SplicedAlbums``), the same bytes a whole write gives; another is read whole, changed
+    /// and written whole.
+    fileprivate func save(editing change: StoredChange, state: LibraryState) throws {
+        switch try contents() {
+        case .whole(let document):
+            var snapshot = document.snapshot
+            try snapshot.apply(LibraryChange(label: "", edits: change.edits))
+            snapshot.state = state
+            try save(snapshot, change: change, carried: document.carriedSteps)
+        case .lines(let lines):
+            var albums = SplicedAlbums(lines)
+            try albums.apply(change.edits)
+            try save(state, change: change, carried: [:]) {
+                try AtomicFile.write(to: file) { descriptor in
+                    var output = JSONOutput(descriptor: descriptor, path: file.path)
+                    try LibraryDocument.writeJSON(to: &output, state: state) { output, first in
+                        try albums.write(to: &output, first: &first)
+                        var appended = change.appended?.reader()
+                        while let album = try appended?.next() { try output.listedAlbum(album, first: &first) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Saves the new steps first, then the file (`writeFile`), then the steps `state` no
+    /// longer names go.
+    private func save(
+        _ state: LibraryState, change: StoredChange, carried: [Int64: HistoryStep], writingFile writeFile: () throws -> Void
+    ) throws {
+        let named = Set(state.stepIDs)
         var added = change.addedSteps
         for (id, step) in carried where named.contains(id) && added[id] == nil { added[id] = step }
         let made = try journal.write(added)
         do {
-            try write(snapshot, appending: change.appended)
+            try writeFile()
         } catch {
             // The file on disk names none of the steps just made: a failed save (a full disk)
             // leaves none of them behind.
@@ -168,11 +258,17 @@ private final class FileStorageWriter<Format: LibraryFileFormat>: StorageWriter,
     }
 
     func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
-        carried.isEmpty ? try storage.journal.read(ids) : carried.filter { ids.contains($0.key) }
+        carried.isEmpty ? try await storage.steps(ids) : carried.filter { ids.contains($0.key) }
     }
 
+    var pointReads: (any LibraryPointReads)? { storage.pointReads }
+
     func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws {
-        try storage.save(snapshot, change: change, carried: change.albums == .replaced ? [:] : carried)
+        if snapshot.isWhole {
+            try storage.save(snapshot, change: change, carried: change.albums == .replaced ? [:] : carried)
+        } else {
+            try storage.save(editing: change, state: snapshot.state)
+        }
         carried = [:]
     }
 
@@ -209,9 +305,87 @@ public struct FileIdentity: Hashable, Sendable {
     }
 }
 
+/// A library file as point reads see it (``FileStorage/contents()``).
+private enum FileContents {
+    /// A json file in the layout this program writes, its albums found by its lines.
+    case lines(LibraryFileLines)
+    /// Any other file, read whole.
+    case whole(LoadedLibraryDocument)
+}
+
+/// The point reads of a ``FileStorage``: a json file found by its lines is read one album at a
+/// time, and where one of its albums is refused by the strict reader, the whole file is read
+/// as ``FileStorage/load()`` reads it (which accepts it or names the problem as before).
+private struct FilePointReads<Format: LibraryFileFormat>: LibraryPointReads {
+    let storage: FileStorage<Format>
+
+    func state() async throws -> LibraryState {
+        switch try storage.contents() {
+        case .lines(let lines): lines.state
+        case .whole(let document): document.snapshot.state
+        }
+    }
+
+    func count() async throws -> Int {
+        switch try storage.contents() {
+        case .lines(let lines): lines.count
+        case .whole(let document): document.snapshot.albums.count
+        }
+    }
+
+    func albums(in range: Range<Int>) async throws -> [Album] {
+        switch try storage.contents() {
+        case .lines(let lines):
+            if let albums = lines.albums(in: range.clamped(to: lines.albums.indices)) { return albums }
+            let albums = try storage.whole(of: lines).snapshot.albums
+            return Array(albums[range.clamped(to: albums.indices)])
+        case .whole(let document):
+            return Array(document.snapshot.albums[range.clamped(to: document.snapshot.albums.indices)])
+        }
+    }
+
+    func index(of id: AlbumID) async throws -> Int? {
+        switch try storage.contents() {
+        case .lines(let lines): lines.ids.firstIndex(of: id)
+        case .whole(let document): document.snapshot.index(of: id)
+        }
+    }
+
+    func firstIndex(ofDuplicateKey key: String) async throws -> Int? {
+        let albums: [Album]
+        switch try storage.contents() {
+        case .lines(let lines):
+            switch lines.firstIndex(ofDuplicateKey: key) {
+            case .found(let index): return index
+            case .none: return nil
+            case .refused: albums = try storage.whole(of: lines).snapshot.albums
+            }
+        case .whole(let document):
+            albums = document.snapshot.albums
+        }
+        return albums.firstIndex { $0.hasDuplicateKey(key) }
+    }
+}
+
 /// The library file as this process last read or wrote it, by the file's identity.
 final class FileSnapshotCache: Sendable {
     private let stored = Mutex<(identity: FileIdentity, document: LoadedLibraryDocument)?>(nil)
+    private let lines = Mutex<(identity: FileIdentity, lines: LibraryFileLines)?>(nil)
+
+    /// What point reads make of the file when it is still `identity`: the document read whole
+    /// when there is one, else its lines.
+    fileprivate func contents(for identity: FileIdentity) -> FileContents? {
+        if let document = entry(for: identity, taking: false) { return .whole(document) }
+        return lines.withLock { $0?.identity == identity ? $0.map { .lines($0.lines) } : nil }
+    }
+
+    /// The identity of the file `found` was read from, while it is remembered.
+    fileprivate func identity(of found: LibraryFileLines) -> FileIdentity? {
+        lines.withLock { $0?.lines === found ? $0?.identity : nil }
+    }
+
+    /// Remembers the lines of the file at `identity`.
+    func remember(_ found: LibraryFileLines, as identity: FileIdentity) { lines.withLock { $0 = (identity, found) } }
 
     /// The remembered document when the file is still `identity`; a taker gets it for itself
     /// (the cache forgets it, so the albums are changed in place, not copied).

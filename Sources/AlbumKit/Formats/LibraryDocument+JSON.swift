@@ -5,18 +5,28 @@ extension LibraryDocument {
     /// in memory. The same keys, sorted, and the same values `JSONEncoder` would write for the
     /// whole document (a test holds the two to it), one album a line.
     func writeJSON(to output: inout JSONOutput) throws {
+        try Self.writeJSON(to: &output, state: state) { output, first in
+            for album in albums { try output.listedAlbum(album, first: &first) }
+            var appended = appended?.reader()
+            while let album = try appended?.next() { try output.listedAlbum(album, first: &first) }
+        }
+    }
+
+    /// Writes a document of `state` whose albums `writeAlbums` writes as listed elements
+    /// (``JSONOutput/listedAlbum(_:first:)``): the one place the file's layout is written.
+    static func writeJSON(
+        to output: inout JSONOutput, state: LibraryState, albums writeAlbums: (inout JSONOutput, inout Bool) throws -> Void
+    ) throws {
         try output.raw(#"{"albums":"#)
         var first = true
-        for album in albums { try output.listedAlbum(album, first: &first) }
-        var appended = appended?.reader()
-        while let album = try appended?.next() { try output.listedAlbum(album, first: &first) }
+        try writeAlbums(&output, &first)
         try output.endList(first: first)
         try output.raw(#","format":"#)
-        try output.string(Self.formatName)
+        try output.string(formatName)
         try output.raw(#","state":"#)
         try output.state(state)
         try output.raw(#","version":"#)
-        try output.integer(Int64(Self.currentVersion))
+        try output.integer(Int64(currentVersion))
         try output.raw("}")
         try output.flush()
     }
@@ -41,6 +51,12 @@ extension LoadedLibraryDocument {
             return
         }
         try text.restore()
+        try self.init(decoding: text)
+    }
+
+    /// Reads a library file's text with `JSONDecoder`, which accepts what it accepts or names
+    /// the problem (``init(jsonText:)`` after the strict reader refused it).
+    init(decoding text: FileText) throws {
         let bytes = UnsafeMutableRawPointer(mutating: text.bytes.baseAddress!)
         self = try withExtendedLifetime(text) {
             try JSONDecoder().decode(Self.self, from: Data(bytesNoCopy: bytes, count: text.bytes.count, deallocator: .none))
@@ -131,6 +147,14 @@ extension JSONOutput {
         try raw(first ? "[\n" : ",\n")
         first = false
         try self.album(album)
+    }
+
+    /// An album as the next element of a list, as its bytes were written before by
+    /// ``album(_:)`` (a file's album a change leaves alone).
+    mutating func listedAlbum(bytes: UnsafeBufferPointer<UInt8>, first: inout Bool) throws {
+        try raw(first ? "[\n" : ",\n")
+        first = false
+        try self.bytes(bytes)
     }
 
     /// The end of a list whose elements `listedAlbum` wrote (none, when `first` is still set).

@@ -10,9 +10,9 @@ import Foundation
 /// hub. A reader sees the library before or after a change, never in between; a save that
 /// fails leaves memory and disk as they were.
 ///
-/// A backend that loads whole (a file) is held in memory and changed in place; one that reads
-/// by points (a database) is asked only what a command touches, so `show 5` or `add` on
-/// 100 000 albums reads a few rows. History steps are read only by `undo` and `redo`.
+/// A backend that loads whole (a property list) is held in memory and changed in place; one
+/// that reads by points (a database, a JSON file) is asked only what a command touches, so
+/// `show 5` or `add` on 100 000 albums reads a few rows. History steps are read only by `undo` and `redo`.
 /// No singletons: callers build one and pass it down.
 public actor Library {
     /// Where the library lives. Only the core reaches it: callers go through the facade.

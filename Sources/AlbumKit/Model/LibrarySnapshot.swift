@@ -86,7 +86,8 @@ public struct LibrarySnapshot: Hashable, Sendable {
         }
     }
 
-    private static func misfit(_ edit: LibraryEdit, count: Int) -> AlbumKitError {
+    /// The error of an edit that does not fit a library of `count` albums.
+    static func misfit(_ edit: LibraryEdit, count: Int) -> AlbumKitError {
         AlbumKitError(.libraryState, "the change \(edit) does not fit the library of \(count) albums; it was changed elsewhere")
     }
 }

@@ -7,8 +7,9 @@ extension JSONCursor {
     /// required strings; `id`, `genre`, `coverUrl` strings or null; `year` a string, an integer
     /// or null; the other fields of ``AlbumField`` by their kind; any other key with a text,
     /// number or boolean to `fields`. A key given twice is refused; so is anything this reader
-    /// is unsure of, which `JSONDecoder` then reads.
-    mutating func albumRecord() throws -> AlbumRecord {
+    /// is unsure of, which `JSONDecoder` then reads. With `only`, the fields beyond the core six
+    /// it does not name are stepped over unread (``passValue()``).
+    mutating func albumRecord(only named: Set<AlbumField>? = nil) throws -> AlbumRecord {
         var seen = KeysSeen()
         var id: AlbumID?
         var title: String?
@@ -39,7 +40,11 @@ extension JSONCursor {
                 coverUrl = try cursor.optionalString()
             } else if let index = AlbumField.all.firstIndex(where: { key.is($0.name) }) {
                 try seen.mark(index, cursor)
-                try cursor.detail(AlbumField.all[index], into: &details)
+                if named?.contains(AlbumField.all[index]) ?? true {
+                    try cursor.detail(AlbumField.all[index], into: &details)
+                } else {
+                    try cursor.passValue()
+                }
             } else {
                 switch try cursor.scalar() {
                 case .text(let text): unknown.append((key.text, text))
@@ -186,9 +191,10 @@ extension JSONCursor {
         }
     }
 
-    /// A stored album: an ``albumRecord()`` with an id, validated as `Album(from:)` does.
-    mutating func album() throws -> Album {
-        let record = try albumRecord()
+    /// A stored album: an ``albumRecord(only:)`` with an id, validated as `Album(from:)` does
+    /// (with `only`, of the fields beyond the core six only those it names).
+    mutating func album(only named: Set<AlbumField>? = nil) throws -> Album {
+        let record = try albumRecord(only: named)
         guard let id = record.id else { throw refusal("a stored album without an id") }
         return try record.validated(newID: id, label: "'\(record.title)'")
     }

@@ -202,6 +202,64 @@ struct JSONCursor {
         }
     }
 
+    /// Steps over the value that comes next finding only where it ends (``valueEnd(in:from:)``),
+    /// for a value the reader leaves unread (a field a listing does not look at).
+    mutating func passValue() throws(Refusal) {
+        guard peek() != nil, let end = Self.valueEnd(in: bytes, from: index) else { throw refusal("expected a value") }
+        index = end
+    }
+
+    /// Where the value starting at `start` of `bytes` ends, found by its strings and brackets
+    /// alone (nothing else is checked; no white space is stepped over); nil when it does not.
+    static func valueEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return stringEnd(in: bytes, from: start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var at = start
+            while at < bytes.count {
+                switch bytes[at] {
+                case UInt8(ascii: "\""):
+                    guard let end = stringEnd(in: bytes, from: at) else { return nil }
+                    at = end
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return at + 1 }
+                default:
+                    break
+                }
+                at += 1
+            }
+            return nil
+        default:
+            var at = start
+            while at < bytes.count, bytes[at] != UInt8(ascii: ","), bytes[at] != UInt8(ascii: "}"), bytes[at] != UInt8(ascii: "]") { at += 1 }
+            return at
+        }
+    }
+
+    /// Where the string whose opening quote is at `start` ends (after its closing quote): at
+    /// the next quote not escaped, found by `memchr` (a quote after an odd run of backslashes
+    /// is escaped).
+    static func stringEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var at = start + 1
+        while at < bytes.count {
+            guard let found = memchr(base + at, Int32(UInt8(ascii: "\"")), bytes.count - at) else { return nil }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var before = quote
+            while before > at, bytes[before - 1] == UInt8(ascii: "\\") { before -= 1 }
+            if (quote - before) % 2 == 0 { return quote + 1 }
+            at = quote + 1
+        }
+        return nil
+    }
+
     private mutating func literal(_ word: StaticString) throws(Refusal) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
@@ -345,8 +403,14 @@ struct JSONKey {
         name.utf8CodeUnitCount == bytes.count && bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: bytes.count))
     }
 
-    /// Whether the key is `name`.
-    func `is`(_ name: String) -> Bool { name.utf8.elementsEqual(bytes) }
+    /// Whether the key is `name`. The lengths first: a reader looking a key up among the
+    /// album's fields (``AlbumField/all``) tells most of them apart without a byte compared.
+    func `is`(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count == bytes.count else { return false }
+        guard !bytes.isEmpty else { return true }
+        return utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 } ?? utf8.elementsEqual(bytes)
+    }
 
     /// The key as text.
     var text: String { String(decoding: bytes, as: UTF8.self) }

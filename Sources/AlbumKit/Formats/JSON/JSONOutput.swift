@@ -17,6 +17,11 @@ struct JSONOutput {
     /// Punctuation and other text that needs no escaping.
     mutating func raw(_ text: StaticString) throws { try sink.raw(text) }
 
+    /// JSON text written before, as it is.
+    mutating func bytes(_ text: UnsafeBufferPointer<UInt8>) throws {
+        try sink.write { $0.append(contentsOf: text) }
+    }
+
     /// `text` as a quoted JSON string.
     mutating func string(_ text: String) throws {
         try sink.write { $0.appendJSONString(text) }

@@ -1,0 +1,182 @@
+@testable import AlbumKit
+import AlbumKitTesting
+import Foundation
+import Testing
+
+/// A json library read by points and changed by splicing (``LibraryFileLines``,
+/// ``SplicedAlbums``): the file written is the one a whole write gives, and a damaged or odd
+/// file is read whole, refused or accepted as before.
+@Suite struct JSONFileByPointsTests {
+    /// Albums with every field, unicode and JSON specials, and plain ones.
+    private static let albums = CompatFixtures.wholeAlbums() + CompatFixtures.unusualAlbums() + CompatFixtures.albums(count: 30)
+
+    @Test func aChangeWrittenByPointsIsTheWholeWriteByteForByte() async throws {
+        let folder = try TemporaryFolder("points")
+        defer { folder.remove() }
+        let byPoints = FileBackendKind.json.make(in: folder.path("points"))
+        let whole = ReadWhole(backend: FileBackendKind.json.make(in: folder.path("whole")))
+        #expect(byPoints.pointReads != nil && whole.pointReads == nil)
+        var libraries: [Library] = []
+        for backend in [byPoints, whole] as [any StorageBackend] {
+            try await backend.create()
+            libraries.append(try await Library.open(backend, hub: NotificationHub()))
+        }
+        let list = folder.path("albums.json")
+        try JSONEncoder().encode(Self.albums).write(to: list)
+        var patch = AlbumPatch(title: "Retitled \"quoted\" – ü")
+        try patch.set("label", to: "Warp")
+        try patch.set("mood", to: "calm")
+        let more = folder.path("more.json")
+        try JSONEncoder().encode(CompatFixtures.albums(count: 3).map { try! Album(id: AlbumID("more-\($0.id)"), title: "More \($0.title)", artist: $0.artist) }).write(to: more)
+        func adding(_ title: String, at index: Int?) -> (Library) async throws -> Void {
+            { library in
+                let album = try Album(id: AlbumID("new-\(title)"), title: title, artist: "Someone")
+                try await library.commit(label: "add") { snapshot in ([.insert(album, at: index ?? snapshot.albums.count)], ()) }
+            }
+        }
+        let changes: [(String, (Library) async throws -> Void)] = [
+            ("import", { _ = try await $0.importAlbums(from: [list]) }),
+            ("update", { _ = try await $0.update(.position(3), patch) }),
+            ("add", adding("New", at: 1)),
+            ("add at the end", adding("Last", at: nil)),
+            ("move", { try await $0.move(.position(1), to: 9) }),
+            ("move back", { try await $0.move(.position(12), to: 2) }),
+            ("remove", { _ = try await $0.remove([.position(2), .position(7)]) }),
+            ("select", { _ = try await $0.select(.position(4)) }),
+            ("remove the current", { _ = try await $0.remove([.position(4)]) }),
+            ("undo", { _ = try await $0.undo() }),
+            ("undo again", { _ = try await $0.undo() }),
+            ("redo", { _ = try await $0.redo() }),
+            ("import more", { _ = try await $0.importAlbums(from: [more]) }),
+            ("update the last", { _ = try await $0.update(.position(try await $0.count()), patch) }),
+            ("undo the import", { _ = try await $0.undo() ; _ = try await $0.undo() }),
+        ]
+        for (name, change) in changes {
+            for library in libraries { try await change(library) }
+            let written = try Data(contentsOf: folder.path("points/library.json"))
+            #expect(written == (try Data(contentsOf: folder.path("whole/library.json"))), "after \(name)")
+        }
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aDamagedAlbumIsRefusedAsTheWholeFileIs(_ damage: Damage) async throws {
+        let folder = try TemporaryFolder("points-damage")
+        defer { folder.remove() }
+        let file = folder.path("library.json")
+        try await Self.wholeWrite(of: LibrarySnapshot(albums: Self.albums), in: folder.url).write(to: file)
+        var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        lines[5] = damage.apply(to: lines[5])
+        let bad = Data(lines.joined(separator: "\n").utf8)
+        try bad.write(to: file)
+        let whole = FileBackendKind.json.make(in: folder.url)
+        let expected = await Self.failure { _ = try await whole.load() }
+        #expect(expected != nil)
+        let backend = FileBackendKind.json.make(in: folder.url)
+        let reads = try #require(backend.pointReads)
+        #expect(await Self.failure { _ = try await reads.albums(in: 4..<5) } == expected)
+        #expect(await Self.failure { _ = try await Library.open(backend, hub: NotificationHub()).listed() } == expected)
+        #expect(try Data(contentsOf: file) == bad, "the damaged file is left as it was")
+    }
+
+    @Test func aFileInAnotherLayoutIsReadWholeAndWrittenInTheWritersLayout() async throws {
+        let folder = try TemporaryFolder("points-layout")
+        defer { folder.remove() }
+        let file = folder.path("library.json")
+        let snapshot = LibrarySnapshot(albums: Self.albums)
+        let canonical = try await Self.wholeWrite(of: snapshot, in: folder.path("whole"))
+        let pretty = try JSONSerialization.data(
+            withJSONObject: try JSONSerialization.jsonObject(with: canonical), options: [.prettyPrinted, .sortedKeys])
+        try pretty.write(to: file)
+        let backend = FileBackendKind.json.make(in: folder.url)
+        let library = try await Library.open(backend, hub: NotificationHub())
+        #expect(try await library.album(.position(3)).album == Self.albums[2])
+        _ = try await library.update(.position(3), AlbumPatch(title: "Changed"))
+        #expect(try await library.album(.position(3)).album.title == "Changed")
+        #expect(try Data(contentsOf: file) == (try await Self.wholeWrite(of: backend.load(), in: folder.path("after"))))
+    }
+
+    @Test func theWritersLayoutIsFoundByItsLines() async throws {
+        let folder = try TemporaryFolder("points-lines")
+        defer { folder.remove() }
+        let file = folder.path("library.json")
+        try await Self.wholeWrite(of: LibrarySnapshot(albums: Self.albums), in: folder.url).write(to: file)
+        let lines = try #require(LibraryFileLines(try FileText(contentsOf: file)))
+        #expect(lines.ids == Self.albums.map(\.id))
+        #expect(lines.albums(in: 0..<lines.count) == Self.albums)
+        for album in Self.albums.prefix(12) {
+            #expect(lines.firstIndex(ofDuplicateKey: album.duplicateKey) == .found(Self.albums.firstIndex { $0.hasDuplicateKey(album.duplicateKey) }!))
+        }
+        #expect(lines.firstIndex(ofDuplicateKey: Album.duplicateKey(artist: "Nobody", title: "Nothing", year: "1999")) == LibraryFileLines.Lookup.none)
+    }
+
+    @Test func aListingReadsOnlyTheDetailsItNames() async throws {
+        let folder = try TemporaryFolder("points-details")
+        defer { folder.remove() }
+        try await Self.wholeWrite(of: LibrarySnapshot(albums: Self.albums), in: folder.url).write(to: folder.path("library.json"))
+        let backend = FileBackendKind.json.make(in: folder.url)
+        var read: [Album] = []
+        for try await piece in backend.pieces(inRunsOf: 7, details: [.label]) {
+            if case .albums(let albums) = piece { read += albums }
+        }
+        #expect(read.map(\.id) == Self.albums.map(\.id))
+        #expect(read.map { $0[.label] } == Self.albums.map { $0[.label] })
+        #expect(read.allSatisfy { $0.tracks.isEmpty })
+        #expect(Self.albums.contains { !$0.tracks.isEmpty })
+        let whole = try await backend.load()
+        #expect(whole.albums == Self.albums)
+    }
+
+    /// Ways to damage one album's line.
+    enum Damage: String, CaseIterable, Sendable, CustomStringConvertible {
+        case cutShort, ratingOffTheScale, noTitle, notAnObject
+        var description: String { rawValue }
+
+        func apply(to line: String) -> String {
+            switch self {
+            case .cutShort: String(line.prefix(line.count / 2)) + ","
+            case .ratingOffTheScale: line.replacingOccurrences(of: #"{"#, with: #"{"rating":7,"#, options: .anchored)
+            case .noTitle: line.replacingOccurrences(of: #""title":"#, with: #""titel":"#)
+            case .notAnObject: "[1,2],"
+            }
+        }
+    }
+
+    /// What `body` throws, as it reads; nil when it throws nothing.
+    private static func failure(_ body: () async throws -> Void) async -> String? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The library file a whole write of `snapshot` gives, written in `folder`.
+    private static func wholeWrite(of snapshot: LibrarySnapshot, in folder: URL) async throws -> Data {
+        let backend = FileBackendKind.json.make(in: folder)
+        try await backend.create()
+        try await backend.withWriter { writer, _ in try await writer.save(snapshot, change: .replaceAll()) }
+        return try Data(contentsOf: folder.appendingPathComponent("library.json"))
+    }
+}
+
+/// A backend read and written whole, as a json library was before point reads: the
+/// reference a change by points must match.
+private struct ReadWhole: StorageBackend {
+    let backend: any StorageBackend
+    var location: String { backend.location }
+    var covers: any CoverStore { backend.covers }
+    func exists() async throws -> Bool { try await backend.exists() }
+    func create() async throws { try await backend.create() }
+    func load() async throws -> LibrarySnapshot { try await backend.load() }
+    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await backend.steps(ids) }
+    func beginWrite() async throws -> any StorageWriter { Writer(writer: try await backend.beginWrite()) }
+
+    private struct Writer: StorageWriter {
+        let writer: any StorageWriter
+        func load() async throws -> LibrarySnapshot { try await writer.load() }
+        func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await writer.steps(ids) }
+        func save(_ snapshot: LibrarySnapshot, change: StoredChange) async throws { try await writer.save(snapshot, change: change) }
+        func finish() async { await writer.finish() }
+    }
+}
