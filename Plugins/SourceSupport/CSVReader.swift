@@ -63,8 +63,9 @@ public struct CSVReader {
     }
 
     /// `bytes` as text, nil when they are not UTF-8. ASCII bytes (most fields) are decoded
-    /// directly: `String(validating:as:)` is generic, and asked for every field it cost twice
-    /// as much, its type's metadata looked up on each call (BENCHMARKS.md).
+    /// directly: `String(validating:as:)` is generic, and asked for every field it looked its
+    /// type's metadata up on each call, a cost the direct decoding does not have (the figures
+    /// are in BENCHMARKS.md).
     private static func text(_ bytes: [UInt8]) -> String? {
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)

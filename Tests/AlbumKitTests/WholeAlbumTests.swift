@@ -25,9 +25,22 @@ import Testing
         #expect(try AlbumField.released.canonical(date, album: "x") == date)
     }
 
-    @Test(arguments: ["1977-13-40", "1977-02-30", "1900-02-29", "77", "1977-1-1", "1977/01/14", "1977-01-14T00:00:00Z"])
+    @Test(arguments: [
+        "1977-13-40", "1977-02-30", "1900-02-29", "77", "1977-1-1", "1977/01/14", "1977-01-14T00:00:00Z",
+        "1977-00", "1977-00-14", "1977-01-00", "1977-", "1977-01-",
+    ])
     func impossibleReleaseDatesAreRefused(_ date: String) {
         #expect(throws: AlbumKitError.self) { try AlbumField.released.canonical(date, album: "x") }
+    }
+
+    @Test(arguments: [
+        ("1977", true), ("1977-01", true), ("1977-12-31", true), ("2000-02-29", true),
+        ("1977-00", false), ("1977-00-14", false), ("1977-01-00", false), ("1977-", false), ("1977-13-40", false), ("1977-13", false),
+    ])
+    func aDateIsAYearAMonthAndADayThatExist(_ date: String, _ real: Bool) {
+        // The text and its bytes (how a moment's date part is checked) are read alike.
+        #expect(AlbumField.isDate(date) == real)
+        #expect(Array(date.utf8).withUnsafeBufferPointer { AlbumField.isDate($0) } == real)
     }
 
     @Test(arguments: [
@@ -49,7 +62,7 @@ import Testing
         #expect(AlbumField.timestampSeconds(given).map(AlbumField.formatTimestamp) == kept)
     }
 
-    @Test(arguments: ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-02T24:00:00Z", "2024-01-02T03:60:00Z", "2024-01-02T03:04:61Z"])
+    @Test(arguments: ["2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-00-01T00:00:00Z", "2024-01-00T00:00:00Z", "2024-00-01T00:00:00+01:00", "2024-01-02T24:00:00Z", "2024-01-02T03:60:00Z", "2024-01-02T03:04:61Z"])
     func anImpossibleMomentInUTCIsRefused(_ given: String) {
         #expect(throws: AlbumKitError.self) { try AlbumField.added.canonical(given, album: "x") }
     }

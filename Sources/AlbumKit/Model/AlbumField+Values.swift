@@ -44,17 +44,20 @@ extension AlbumField {
 
     /// Whether `text` is `YYYY`, `YYYY-MM` or `YYYY-MM-DD` naming a real month and day.
     static func isDate(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isDate($0) }
+    }
+
+    /// Whether the UTF-8 `bytes` are `YYYY`, `YYYY-MM` or `YYYY-MM-DD` naming a real month and day.
+    static func isDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // Asked of every release date and moment an import checks: read on the bytes in place,
         // with nothing split off or parsed into new strings.
-        var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.count == 4 || bytes.count == 7 || bytes.count == 10, let year = Self.digits(bytes, 0..<4) else { return false }
-            guard bytes.count > 4 else { return true }
-            guard bytes[4] == 0x2D, let month = Self.digits(bytes, 5..<7), (1...12).contains(month) else { return false }
-            guard bytes.count > 7 else { return true }
-            guard bytes[7] == 0x2D, let day = Self.digits(bytes, 8..<10) else { return false }
-            return (1...daysIn(month: month, year: year)).contains(day)
-        }
+        guard bytes.count == 4 || bytes.count == 7 || bytes.count == 10, let year = digits(bytes, 0..<4) else { return false }
+        guard bytes.count > 4 else { return true }
+        guard bytes[4] == 0x2D, let month = digits(bytes, 5..<7), (1...12).contains(month) else { return false }
+        guard bytes.count > 7 else { return true }
+        guard bytes[7] == 0x2D, let day = digits(bytes, 8..<10) else { return false }
+        return (1...daysIn(month: month, year: year)).contains(day)
     }
 
     /// The number the ASCII digits at `range` of `bytes` write, or nil when one is not a digit.
@@ -95,48 +98,46 @@ extension AlbumField {
                 let hour = Self.digits(bytes, 11..<13), let minute = Self.digits(bytes, 14..<16), let second = Self.digits(bytes, 17..<19),
                 hour < 24, minute < 60, second < 60
             else { return false }
-            return isDate(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<10]), as: UTF8.self))
+            return isDate(UnsafeBufferPointer(rebasing: bytes[0..<10]))
         }
     }
 
     /// Seconds since 1970 of an RFC 3339 date and time, or nil.
     static func timestampSeconds(_ text: String) -> Int? {
-        let bytes = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-            return bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, [0x54, 0x74, 0x20].contains(bytes[10]),
+                bytes[13] == 0x3A, bytes[16] == 0x3A,
+                let year = digits(bytes, 0..<4), let month = digits(bytes, 5..<7), let day = digits(bytes, 8..<10),
+                let hour = digits(bytes, 11..<13), let minute = digits(bytes, 14..<16), let second = digits(bytes, 17..<19),
+                isDate(UnsafeBufferPointer(rebasing: bytes[0..<10])), hour < 24, minute < 60, second < 61
+            else { return nil }
+            var rest = 19
+            if rest < bytes.count, bytes[rest] == 0x2E {
+                rest += 1
+                let fraction = rest
+                while rest < bytes.count, (0x30...0x39).contains(bytes[rest]) { rest += 1 }
+                guard rest > fraction else { return nil }
+            }
+            var offset = 0
+            if rest == bytes.count - 1, bytes[rest] == 0x5A || bytes[rest] == 0x7A {
+                offset = 0
+            } else if rest == bytes.count - 6, bytes[rest] == 0x2B || bytes[rest] == 0x2D, bytes[rest + 3] == 0x3A,
+                let hours = digits(bytes, rest + 1..<rest + 3), let minutes = digits(bytes, rest + 4..<rest + 6), hours < 24, minutes < 60
+            {
+                offset = (hours * 60 + minutes) * 60 * (bytes[rest] == 0x2B ? 1 : -1)
+            } else {
+                return nil
+            }
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month - 1)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(min(second, 59))
+            return Int(timegm(&parts)) - offset
         }
-        guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, [0x54, 0x74, 0x20].contains(bytes[10]),
-            bytes[13] == 0x3A, bytes[16] == 0x3A,
-            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            isDate(String(decoding: bytes[0..<10], as: UTF8.self)), hour < 24, minute < 60, second < 61
-        else { return nil }
-        var rest = 19
-        if rest < bytes.count, bytes[rest] == 0x2E {
-            rest += 1
-            let digits = rest
-            while rest < bytes.count, (0x30...0x39).contains(bytes[rest]) { rest += 1 }
-            guard rest > digits else { return nil }
-        }
-        var offset = 0
-        if rest == bytes.count - 1, bytes[rest] == 0x5A || bytes[rest] == 0x7A {
-            offset = 0
-        } else if rest == bytes.count - 6, bytes[rest] == 0x2B || bytes[rest] == 0x2D, bytes[rest + 3] == 0x3A,
-            let hours = number(rest + 1..<rest + 3), let minutes = number(rest + 4..<rest + 6), hours < 24, minutes < 60
-        {
-            offset = (hours * 60 + minutes) * 60 * (bytes[rest] == 0x2B ? 1 : -1)
-        } else {
-            return nil
-        }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(min(second, 59))
-        return Int(timegm(&parts)) - offset
     }
 
     /// `seconds` since 1970 as `YYYY-MM-DDTHH:MM:SSZ`.

@@ -14,8 +14,6 @@ extension AlbumRecord {
         record.year = year.replacingControlCharacters()
         if let coverUrl { record.coverUrl = coverUrl.replacingControlCharacters() }
         guard !details.isEmpty else { return record }
-        // Each part set only when it holds a control character, as hardly any does: set
-        // anyway, every map of every record was made again.
         // The values set, not each field looked up; a field's rule looked up only for a value
         // that holds a control character or a line break.
         for (name, value) in details.values where value.hasControlCharacters() {
@@ -25,6 +23,8 @@ extension AlbumRecord {
                 record[field] = value.replacingControlCharacters(keepingLineBreaks: keepingLineBreaks)
             }
         }
+        // Each part set only when it holds a control character, as hardly any does: set
+        // anyway, every map of every record was made again.
         if tags.contains(where: { $0.hasControlCharacters() }) { record.tags = tags.map { $0.replacingControlCharacters() } }
         if ids.values.contains(where: { $0.hasControlCharacters() }) { record.ids = ids.mapValues { $0.replacingControlCharacters() } }
         if fields.values.contains(where: { $0.hasControlCharacters() }) { record.fields = fields.mapValues { $0.replacingControlCharacters() } }

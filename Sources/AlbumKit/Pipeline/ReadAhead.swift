@@ -13,11 +13,12 @@ final class ReadAhead: Sendable {
     /// (BENCHMARKS.md).
     static let budget = 2 << 20
 
-    /// How much must wait before a consumer that waits for items is woken (or the source's end):
-    /// a wake-up (a continuation resumed, a thread signalled) for every item of 100 000 small
-    /// ones cost a Discogs import more than handing the items over did; a few large ones (an
-    /// iTunes album and its tracks) wake it sooner, as more of them waiting raised that
-    /// import's peak (BENCHMARKS.md).
+    /// How much must wait before a consumer that waits for items is woken (or the source's end,
+    /// or an item the user sees as it comes: ``shownAtOnce(_:)``): a wake-up (a continuation
+    /// resumed, a thread signalled) for every item of a large export's many small ones cost a
+    /// Discogs import more than handing the items over did; a few large ones (an iTunes album
+    /// and its tracks) wake it sooner, as more of them waiting raised that import's peak (the
+    /// figures are in BENCHMARKS.md).
     static let wakeAt = (items: 64, bytes: 64 << 10)
 
     private struct State {
@@ -106,7 +107,8 @@ final class ReadAhead: Sendable {
             state.waiting.append((item, size))
             state.bytes += size
             // Woken here before the producer would wait for room: `budget` is above `wakeAt.bytes`.
-            let wakes = state.waiting.count - state.head >= Self.wakeAt.items || state.bytes >= Self.wakeAt.bytes
+            let wakes = Self.shownAtOnce(item) || state.waiting.count - state.head >= Self.wakeAt.items
+                || state.bytes >= Self.wakeAt.bytes
             return (true, wakes ? state.consumer.take() : nil, state.bytes > Self.budget)
         }
         wake?.resume()
@@ -129,6 +131,16 @@ final class ReadAhead: Sendable {
             return state.consumer.take()
         }
         wake?.resume()
+    }
+
+    /// Whether `item` is one the user sees as it comes (a progress report, a warning): it wakes
+    /// a waiting consumer at once, as a slow source (audio files on a slow disk, a process
+    /// plugin) may take long to queue ``wakeAt`` more.
+    private static func shownAtOnce(_ item: SourceItem) -> Bool {
+        switch item {
+        case .progress, .warning: true
+        default: false
+        }
     }
 
     /// What a slot holds once its item is taken: nothing to free.

@@ -20,11 +20,32 @@ import Testing
         }
     }
 
-    /// A declaration's line that is public (`public`, `open`), comments aside.
+    /// A declaration's line that is public (`public` or `open` before a declaration, not a
+    /// variable named `open` being set), comments aside.
     private static func isPublic(_ line: String) -> Bool {
         let code = line.trimmingCharacters(in: .whitespaces)
         guard !code.hasPrefix("//") else { return false }
-        return code.hasPrefix("public ") || code.hasPrefix("open ") || code.contains(" public ") || code.hasPrefix("@inlinable public")
+        return code.range(of: #"(^|\s)(public|open)\s+[A-Za-z@]"#, options: .regularExpression) != nil
+    }
+
+    /// The lines of `lines` that are declarations, not statements inside a body (a function's,
+    /// an initializer's, a closure's): braces opened on a line declaring a type or an extension
+    /// hold declarations, any other braces a body.
+    private static func declarations(_ lines: [(file: String, line: String)]) -> [(file: String, line: String)] {
+        var scopes: [Bool] = []
+        var file = ""
+        return lines.filter { entry in
+            if entry.file != file { (file, scopes) = (entry.file, []) }
+            let inBody = scopes.contains(false)
+            let code = entry.line.trimmingCharacters(in: .whitespaces)
+            guard !code.hasPrefix("//") else { return false }
+            let declaresType = code.range(of: #"\b(struct|class|enum|protocol|actor|extension)\s"#, options: .regularExpression) != nil
+            for character in code {
+                if character == "{" { scopes.append(declaresType && scopes.allSatisfy { $0 }) }
+                if character == "}", !scopes.isEmpty { scopes.removeLast() }
+            }
+            return !inBody
+        }
     }
 
     @Test func nothingBehindTheWallIsPublic() throws {
@@ -47,7 +68,7 @@ import Testing
         #expect(declared.contains("ScratchFile") && declared.contains("SpilledRun"))
         let names = Set(declared.filter { $0.first?.isUppercase == true })
         let hidden = ["package ", "private ", "fileprivate "]
-        let leaks = try Self.lines(of: "Ports").filter { entry in
+        let leaks = try Self.declarations(Self.lines(of: "Ports")).filter { entry in
             let code = entry.line.trimmingCharacters(in: .whitespaces)
             return !code.hasPrefix("//") && !hidden.contains { code.contains($0) } && names.contains { name in entry.line.range(of: "\\b\(name)\\b", options: .regularExpression) != nil }
         }.map { "\($0.file): \($0.line)" }

@@ -66,6 +66,34 @@ import Testing
         #expect(try run.all().count == 10)
     }
 
+    /// A damaged record whose one-value field's place is past ``AlbumField/scalars`` is
+    /// refused with an error, not read out of range.
+    @Test(arguments: [AlbumField.scalars.count, 255])
+    func aFieldPlaceOutOfRangeIsRefused(_ place: Int) throws {
+        var details = AlbumDetails()
+        details[.label] = "Warp"
+        let record = AlbumRecord(title: "Selected Ambient Works", artist: "Aphex Twin", details: details)
+        var bare = SpillEncoder()
+        bare.record(AlbumRecord(title: record.title, artist: record.artist))
+        var encoder = SpillEncoder()
+        encoder.record(record)
+        // The bare record ends with the details' 0; this one has a 1, the count 1, then the place.
+        let at = bare.bytes.count + 1
+        var bytes = encoder.bytes
+        #expect(Int(bytes[at]) == AlbumField.scalars.firstIndex(of: .label))
+        #expect(try Self.decoded(bytes) == record)
+        bytes[at] = UInt8(place)
+        let error = #expect(throws: AlbumKitError.self) { try Self.decoded(bytes) }
+        #expect(error?.kind == .fileSystem && error?.description.contains("unknown field") == true)
+    }
+
+    private static func decoded(_ bytes: [UInt8]) throws -> AlbumRecord {
+        try bytes.withUnsafeBytes { buffer in
+            var decoder = SpillDecoder(buffer)
+            return try decoder.record()
+        }
+    }
+
     private static func item(_ index: Int) -> ImportItem {
         let long = String(repeating: "ü", count: index == 1_500 ? 150_000 : 3)
         let cover: String? = switch index % 4 {
