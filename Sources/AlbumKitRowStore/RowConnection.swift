@@ -53,6 +53,10 @@ extension RowConnection {
         try await query(RowStoreSQL.everyKey, []) { try $0.real(0) }
     }
 
+    /// ``everyKey()``'s statement as one row holding the keys in an array, null when there are
+    /// none (``RowStoreSQL/everyKeyInOneRow``), for an engine's own ``everyKey()``.
+    public static var everyKeyInOneRow: String { RowStoreSQL.everyKeyInOneRow }
+
     /// The first row of a query, if any.
     public func first<Row: Sendable>(_ sql: String, _ arguments: [SQLValue] = [], _ read: @escaping @Sendable (any SQLRow) throws -> Row)
         async throws -> Row?

@@ -2,7 +2,8 @@ import AlbumKit
 import Foundation
 
 /// Every statement a row store runs once its tables have the shared layout, in the SQL that
-/// SQLite and PostgreSQL both speak (`?` for each argument):
+/// SQLite and PostgreSQL both speak (`?` for each argument), and the forms an engine may read
+/// instead (``everyKeyInOneRow``):
 ///
 /// ```
 /// albumkit_albums  (id PK, sort_key, title, artist, genre, year, cover_url, duplicate_key, duplicate_digest, details,
@@ -53,6 +54,9 @@ enum RowStoreSQL {
     /// ``everyAlbum`` without the details: a null in their place, for a listing of the core six.
     static let everyCoreAlbum = "SELECT \(coreColumns), NULL FROM albumkit_albums ORDER BY sort_key"
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
+    /// ``everyKey`` as one row of one array (PostgreSQL's `array_agg`), null when there are no
+    /// albums: for an engine that hands each row over at a cost of its own.
+    static let everyKeyInOneRow = "SELECT array_agg(sort_key ORDER BY sort_key) FROM albumkit_albums"
     /// The sort keys, in order, of the albums whose search columns hold every word, each
     /// word a ``pattern(_:)`` argument.
     static func placesHolding(_ words: [SearchWord]) -> String {

@@ -135,11 +135,7 @@ import Testing
         }
         for current in [AlbumID("album-5000"), nil] {
             // The table of the cells themselves, as `list` made it before.
-            var kept = TextTable(columns: [
-                .init(header: ""), .init(header: "#", alignRight: true), .init(header: "TITLE", shrinks: true),
-                .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
-                .init(header: "COVER"),
-            ])
+            var kept = TextTable(columns: AlbumListTable.columns)
             kept.append(listed.map { row in
                 [row.album.id == current ? "*" : "", .init(String(row.position)), .init(row.album.title), .init(row.album.artist),
                  .init(row.album.year), .init(row.album.genre), AlbumTable.coverCell(row.cover)]

@@ -141,6 +141,32 @@ import Testing
         #expect(summary.failures.allSatisfy { $0.reason.contains("covers.fileRoots") }, "\(summary.failures)")
     }
 
+    /// A cover named in the covers folder that the store lacks stays missing after its fetch
+    /// fails (SPEC 3), and has no failure to tell, though the memento records one; in either
+    /// spelling of its name (the stored form, and capitals kept as text). A cover of another
+    /// kind whose fetch failed is failed, with its reason.
+    @Test func aCoverInTheCoversFolderIsMissingWithoutAFailureAfterAFailedFetch() async throws {
+        let digest = CoverKey(bytes: Data(TestCoverServer.png), fileExtension: "png").sha256
+        let carried = "covers/\(digest).png", capitals = "covers/\(digest.uppercased()).png", outside = "file:///nowhere/albumkit-cover.png"
+        let fixture = try await Fixture.make(albums: [("Carried", carried), ("Capitals", capitals), ("Outside", outside)])
+        defer { fixture.remove() }
+        let summary = try await fixture.fetchAll()
+        #expect(summary.failures.count == 3, "\(summary.failures)")
+        let recorded = try await fixture.storage.load().state.covers
+        #expect([carried, capitals, outside].allSatisfy { recorded[$0]?.failure != nil }, "\(recorded)")
+
+        var states: [CoverState] = [], failures: [String?] = []
+        for album in try await fixture.library.albums() {
+            states.append(await fixture.library.coverState(of: album))
+            failures.append(await fixture.library.coverFailure(of: album))
+        }
+        #expect(states == [.missing, .missing, .failed])
+        #expect(failures == [nil, nil, recorded[outside]?.failure])
+        let page = try await fixture.library.page(offset: 0, limit: 10)
+        #expect(page.albums.map(\.listed.cover) == [.missing, .missing, .failed])
+        #expect(page.albums.map(\.coverFailure) == [nil, nil, recorded[outside]?.failure])
+    }
+
     @Test func eventsComeRequestedThenFetched() async throws {
         let server = try await TestCoverServer.start()
         let fixture = try await Fixture.make(albums: [])

@@ -4,8 +4,8 @@ extension CoverState {
     /// settled without the store: none, missing, failed).
     public static func judged(_ album: Album, resolutions: [String: CoverResolution]) -> (state: CoverState, key: CoverKey?) {
         guard let reference = album.cover else { return (.none, nil) }
-        // A stored cover's name is not fetched, so the memento never resolves it (and no string
-        // is made for it here: `list` judges every album).
+        // A stored cover's name is its key: stored or missing, whatever a fetch of it recorded
+        // in the memento (SPEC 3), and no string is made for it here (`list` judges every album).
         if case .stored = reference { return (.stored, reference.storedKey) }
         let resolution = resolutions[reference.text]
         guard let key = resolution?.key ?? reference.storedKey else {

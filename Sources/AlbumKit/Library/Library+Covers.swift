@@ -28,13 +28,13 @@ extension Library {
         return (try? await storage.covers.contains(key)) == true ? .stored : .missing
     }
 
-    /// Why the last fetch of `album`'s cover failed, if it did.
+    /// Why the last fetch of `album`'s cover failed, when its cover is ``CoverState/failed``.
+    /// A name in the covers folder is stored or missing, never failed (SPEC 3: a cover its
+    /// bundle lacks is missing), whatever a fetch of it recorded in the memento.
     public func coverFailure(of album: Album) -> String? {
-        // A stored cover's name is never fetched, so never resolved (``CoverState/judged``):
-        // no string is made for it (a listing asks about every album).
-        guard let reference = album.cover else { return nil }
-        if case .stored = reference { return nil }
-        return memento.covers[reference.text]?.failure
+        // Judged first: a stored cover's name makes no string there (a listing asks about every album).
+        guard CoverState.judged(album, resolutions: memento.covers).state == .failed, let reference = album.coverUrl else { return nil }
+        return memento.covers[reference]?.failure
     }
 
     /// The stored cover of `album`, if its bytes are in the store.

@@ -7,11 +7,13 @@ import AlbumKit
 /// row's cells are made when the columns are measured and again when its line is laid out,
 /// which costs less than keeping seven cells an album (BENCHMARKS.md).
 struct AlbumListTable {
-    private var table = TextTable(columns: [
+    /// The columns, in the order of a row's cells.
+    static let columns: [TextTable.Column] = [
         .init(header: ""), .init(header: "#", alignRight: true), .init(header: "TITLE", shrinks: true),
         .init(header: "ARTIST", shrinks: true), .init(header: "YEAR", dropRank: 2), .init(header: "GENRE", shrinks: true, dropRank: 1),
         .init(header: "COVER"),
-    ])
+    ]
+    private var table = TextTable(columns: columns)
     /// The runs of albums appended, in order, and the row each starts at.
     private var runs: [[ListedAlbum]] = []
     private var starts: [Int] = []

@@ -44,8 +44,9 @@ struct TextTable: Sendable {
     static let minimumWidth = 6
 
     var columns: [Column]
-    /// The cells, row after row, a cell per column (no array for each row, which a `list` would
-    /// make, copy and free once per album).
+    /// The cells appended, row after row, a cell per column: one array, a row laid out from a
+    /// slice of it. (`list` keeps none here: ``AlbumListTable`` makes each row's cells as its
+    /// line is laid out.)
     private var cells: [Cell] = []
     /// Each column's widest cell so far, the header aside.
     private var widest: [Int]
@@ -60,13 +61,10 @@ struct TextTable: Sendable {
     var rowCount: Int { cells.count / columns.count }
 
     /// Appends `newRows` (a cell per column each).
-    mutating func append(_ newRows: [[Cell]]) { append(rowAfterRow: newRows.joined()) }
-
-    /// Appends rows given as their cells one after the other (a cell per column each).
-    mutating func append(rowAfterRow newCells: some Collection<Cell>) {
-        precondition(newCells.count % columns.count == 0, "a cell per column in every row")
-        measure(widths: newCells.lazy.map(\.width))
-        cells += newCells
+    mutating func append(_ newRows: [[Cell]]) {
+        precondition(newRows.allSatisfy { $0.count == columns.count }, "a cell per column in every row")
+        measure(widths: newRows.lazy.joined().map(\.width))
+        cells += newRows.joined()
     }
 
     /// Widens the columns to hold cells of `widths` (a width per column each, row after row),
