@@ -42,7 +42,8 @@ import Testing
     /// A progress report or a warning from a source that then waits (a slow disk, a process
     /// plugin) is handed over at once to a consumer already waiting, with the album before it,
     /// not when more items or the source's end arrive. The source is held open until the
-    /// consumer has them or two seconds have passed, so a read-ahead that holds them back
+    /// consumer has them or two minutes have passed (a loaded machine running every suite at once
+    /// may take seconds to schedule the consumer), so a read-ahead that holds them back
     /// fails here rather than hangs.
     @Test(arguments: [SourceItem.progress(bytesRead: 1, totalBytes: 100), .warning("cover.jpg: unreadable")])
     func whatTheUserSeesIsHandedOverAtOnce(_ shown: SourceItem) async throws {
@@ -59,7 +60,7 @@ import Testing
                 try? await Task.sleep(for: .milliseconds(100))
                 source.yield(Self.album(0))
                 source.yield(shown)
-                try? await Task.sleep(for: .seconds(2))
+                try? await Task.sleep(for: .seconds(120))
                 return nil
             }
             let first = await group.next() ?? nil
