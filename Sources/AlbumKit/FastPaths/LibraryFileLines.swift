@@ -10,7 +10,7 @@ import Glibc
 /// inside a JSON string and the writer puts none inside an album, so the albums are found by
 /// the line breaks alone, and one album is read without reading the others: what lets `show 5`
 /// or `update 5` on a large json library read one album, and a change write the others' bytes
-/// as they are (``LibraryFileSplice``).
+/// as they are (``SplicedAlbums``).
 ///
 /// Anything else (a file written by hand or by an earlier release, a version 1 memento) is
 /// not taken for this layout (`init` returns nil), and is read whole as before. An album's
@@ -109,7 +109,6 @@ final class LibraryFileLines: @unchecked Sendable {
     /// albums' `artist`, `title` and `year` alone; `.refused` when an album's are not strings
     /// as this program writes them (the whole file's reader then answers).
     func firstIndex(ofDuplicateKey key: String) -> Lookup {
-        let year = key.split(separator: "\u{1F}", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         for index in albums.indices {
             let bytes = bytes(at: index)
             var artist: Range<Int>?
@@ -122,7 +121,7 @@ final class LibraryFileLines: @unchecked Sendable {
             guard read, let artist, let title else { return .refused }
             // Most albums are told apart by the year, the key's last part, before the key is made.
             guard let yearText = albumYear.map({ Self.string(in: bytes, $0) }) ?? "" else { return .refused }
-            guard yearText.trimmingWhiteSpace().lowercased() == year else { continue }
+            guard Album.mayHaveDuplicateKey(year: yearText, key) else { continue }
             guard let artistText = Self.string(in: bytes, artist), let titleText = Self.string(in: bytes, title) else { return .refused }
             if Album.duplicateKey(artist: artistText, title: titleText, year: yearText) == key { return .found(index) }
         }

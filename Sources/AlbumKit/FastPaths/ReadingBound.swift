@@ -4,8 +4,8 @@ import Foundation
 /// (``StorageBackend/pieces(inRunsOf:details:lookups:ahead:)``). A store hands its runs over from
 /// its reading thread as fast as it parses them; a consumer slower than that (an export
 /// encoding each album back to JSON) would leave the runs to pile up in memory, as many as
-/// the scheduling allows: the peak of an export of 100 000 albums went from 63 to 103 MB
-/// from one run to the next (BENCHMARKS.md, the `.tar.zst` export).
+/// the scheduling allows: a large export's peak swung from run to run, past its aim
+/// (BENCHMARKS.md, the `.tar.zst` export).
 ///
 /// The reader waits before handing a piece over while `limit` are handed over and not yet
 /// taken. It waits only where its store said it reads on a thread of its own

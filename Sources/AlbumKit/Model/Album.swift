@@ -85,13 +85,13 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
     /// Whether ``duplicateKey`` is `key`. A duplicate check asks this of every album of a
     /// library, so when `key` and the fields are ASCII it compares bytes without building the key.
     public func hasDuplicateKey(_ key: String) -> Bool {
-        guard mayHaveDuplicateKey(key) else { return false }
+        guard Self.mayHaveDuplicateKey(year: year, key) else { return false }
         return asciiDuplicateKey(is: key) ?? (duplicateKey == key)
     }
 
-    /// False when the year, the key's last field, already tells this album apart — most albums
-    /// of a library, told apart in a few bytes. A year of digits only is its own key part.
-    private func mayHaveDuplicateKey(_ key: String) -> Bool {
+    /// False when `year`, the key's last field, already tells an album apart from `key` — most
+    /// albums of a library, told apart in a few bytes. A year of digits only is its own key part.
+    static func mayHaveDuplicateKey(year: String, _ key: String) -> Bool {
         let year = year.utf8
         guard year.allSatisfy({ (0x30...0x39).contains($0) }) else { return true }
         let key = key.utf8

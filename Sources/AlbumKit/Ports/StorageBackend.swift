@@ -99,8 +99,8 @@ struct LibraryPieces: AsyncSequence {
     typealias Element = LibraryPiece
 
     /// How many pieces a store reads ahead of the consumer by default: enough to read the next
-    /// while the consumer works on one, few enough that the runs waiting (512 collectors'
-    /// albums take about 2 MB) do not count in an export's peak (BENCHMARKS.md).
+    /// while the consumer works on one, few enough that the runs waiting do not count in an
+    /// export's peak (BENCHMARKS.md).
     static let ahead = 4
 
     fileprivate let stream: AsyncThrowingStream<LibraryPiece, any Error>
