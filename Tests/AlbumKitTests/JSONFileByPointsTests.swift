@@ -1,6 +1,7 @@
 @testable import AlbumKit
 import AlbumKitTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// A json library read by points and changed by splicing (``LibraryFileLines``,
@@ -124,6 +125,32 @@ import Testing
         #expect(Self.albums.contains { !$0.tracks.isEmpty })
         let whole = try await backend.load()
         #expect(whole.albums == Self.albums)
+    }
+
+    @Test func aChangeCountsTheAlbumsItLeaves() async throws {
+        let folder = try TemporaryFolder("points-count")
+        defer { folder.remove() }
+        let backend = FileBackendKind.json.make(in: folder.url)
+        try await backend.create()
+        let hub = NotificationHub()
+        let counts = Mutex<[Int]>([])
+        let subscription = hub.subscribe { event in
+            if case .saved(_, let count) = event { counts.withLock { $0.append(count) } }
+        }
+        defer { subscription.cancel() }
+        let library = try await Library.open(backend, hub: hub)
+        let list = folder.path("albums.json")
+        try JSONEncoder().encode(Self.albums).write(to: list)
+        _ = try await library.importAlbums(from: [list])
+        _ = try await library.remove([.position(2), .position(7)])
+        _ = try await library.update(.position(1), AlbumPatch(title: "Changed"))
+        try await library.move(.position(1), to: 3)
+        _ = try await library.undo()
+        _ = try await library.undo()
+        _ = try await library.undo()
+        _ = try await library.redo()
+        let expected = [Self.albums.count, Self.albums.count - 2, Self.albums.count - 2, Self.albums.count - 2, Self.albums.count - 2, Self.albums.count - 2, Self.albums.count, Self.albums.count - 2]
+        #expect(counts.withLock { $0 } == expected)
     }
 
     /// Ways to damage one album's line.

@@ -355,11 +355,16 @@ public actor Library {
             guard let stored = plan.finish() else { return result }
             var state = plan.newState
             state.current = try await CurrentAlbum.after(stored.edits, current: state.current, in: view)
+            // Counted from the library read before the save: a count after it reads the
+            // store again (a json file whole).
+            var count: Int?
+            if let added = stored.addedAlbums { count = try await reads.count() + added }
             try await writer.save(LibrarySnapshot(albums: [], state: state, isWhole: false), change: stored)
             // The answers are read from the store by key (``lookupAnswers(_:)``), not kept here.
             state.lookups = [:]
             memento = state
-            publish(plan, state: state, count: try await reads.count())
+            if count == nil { count = try await reads.count() }
+            publish(plan, state: state, count: count ?? 0)
             return result
         }
         var loaded = try await writer.load()

@@ -278,6 +278,27 @@ public struct StoredChange: Sendable, Hashable {
     public var appended: AlbumRun? {
         if case .appending(let run, _) = albums { run } else { nil }
     }
+
+    /// How many albums the change adds to the library (negative when it removes more than it
+    /// adds); nil when it replaces them all.
+    var addedAlbums: Int? {
+        switch albums {
+        case .unchanged: 0
+        case .replaced: nil
+        case .edits(let edits): Self.added(by: edits)
+        case .appending(let run, after: let edits): Self.added(by: edits) + run.count
+        }
+    }
+
+    private static func added(by edits: [LibraryEdit]) -> Int {
+        edits.reduce(0) { count, edit in
+            switch edit {
+            case .insert: count + 1
+            case .remove: count - 1
+            case .update, .move: count
+            }
+        }
+    }
 }
 
 extension StorageBackend {
