@@ -127,6 +127,69 @@ import Testing
         #expect(whole.albums == Self.albums)
     }
 
+    /// Labels, titles and artists a raw look at an album's line must not misjudge: ASCII in
+    /// any case, padded, escaped, and text that folds to ASCII only through Foundation's folding.
+    private static let scanned: [Album] = {
+        let texts = [
+            "Warp", "WARP Records", "  warp  ", "Wärp", "Straße", "ﬁrst warp", "war p", "\"Warp\" \\ ", "Kino – Warp", "Ｗarp",
+            "Motown", "東京", "", "Café Warp", "warped",
+        ]
+        return texts.enumerated().map { index, text in
+            var details = AlbumDetails()
+            if !text.isEmpty { details[.label] = text }
+            if index % 3 == 0 { details[.catalogNumber] = "WARP \(index)" }
+            if index % 4 == 1 { details.fields = ["mood": "warp"] }
+            let title = index % 5 == 0 ? "Title \(text)" : "Title \(index)"
+            let cover = index % 2 == 0 ? "covers/\(String(repeating: index % 4 == 0 ? "a" : "b", count: 64)).png" : nil
+            return try! Album(id: AlbumID("scan-\(index)"), title: title, artist: index % 7 == 0 ? text.isEmpty ? "Nobody" : text : "Artist \(index)",
+                year: index % 2 == 0 ? "1999" : "", coverUrl: cover, details: details)
+        }
+    }()
+
+    private static let scanQueries = [
+        ["label:warp"], ["label:WARP"], ["warp"], ["label:strasse"], ["label:first"], ["label:café"], ["title:warp", "label:records"],
+        ["artist:warp"], ["catalogNumber:warp"], ["label:warp", "cover:stored"], ["label:warp", "position:3..9"], ["^label:warp"],
+        ["label:東京"], ["1999"], ["label:warp", "year:1999"], ["mood:warp"], ["label:a"],
+    ]
+
+    @Test func aQueryOnTextFieldsListsWhatTheWholeListingLists() async throws {
+        let folder = try TemporaryFolder("points-scan")
+        defer { folder.remove() }
+        var listings: [[[ListedAlbum]]] = []
+        for name in ["points", "whole"] {
+            // Written by one backend, read by another: a backend that wrote the file holds its albums.
+            _ = try await Self.wholeWrite(of: LibrarySnapshot(albums: Self.scanned + Self.albums), in: folder.path(name))
+            let backend = FileBackendKind.json.make(in: folder.path(name))
+            // One cover stored, the other missing.
+            try FileManager.default.createDirectory(at: folder.path("\(name)/covers"), withIntermediateDirectories: true)
+            try Data("png".utf8).write(to: folder.path("\(name)/covers/\(String(repeating: "a", count: 64)).png"))
+            let library = try await Library.open(name == "points" ? backend : ReadWhole(backend: backend), hub: NotificationHub())
+            var listed: [[ListedAlbum]] = []
+            for terms in Self.scanQueries { listed.append(try await library.listed(matching: try AlbumQuery(terms: terms))) }
+            listings.append(listed)
+        }
+        for (index, terms) in Self.scanQueries.enumerated() {
+            #expect(listings[0][index] == listings[1][index], "\(terms)")
+        }
+        #expect(listings[1][0].count > 1 && listings[1][0].contains { $0.cover == .stored } && listings[1][0].contains { $0.cover == .missing })
+    }
+
+    @Test func aQueryOnTextFieldsReadsOnlyTheAlbumsThatMayMatch() async throws {
+        let folder = try TemporaryFolder("points-scan-read")
+        defer { folder.remove() }
+        try await Self.wholeWrite(of: LibrarySnapshot(albums: Self.scanned + Self.albums), in: folder.url).write(to: folder.path("library.json"))
+        let scan = try #require(FileBackendKind.json.make(in: folder.url).pointReads as? any LibraryTextFieldScan)
+        let query = try AlbumQuery(terms: ["label:warp"])
+        let found = try #require(try await scan.albums(mayHolding: query.wordsInTextFields, details: query.details))
+        let matching = Self.scanned.indices.filter { query.matches(ListedAlbum(position: $0 + 1, album: Self.scanned[$0], cover: .none)) }
+        #expect(found.count == Self.scanned.count + Self.albums.count)
+        #expect(Set(matching).isSubset(of: found.albums.map(\.position)))
+        // Read besides the matches: the labels a raw look cannot judge (escaped, not ASCII).
+        #expect(found.albums.count < matching.count + 6, "\(found.albums.map(\.album.id))")
+        let all = Self.scanned + Self.albums
+        #expect(found.albums.allSatisfy { $0.album.id == all[$0.position].id && $0.album[.label] == all[$0.position][.label] })
+    }
+
     @Test func aChangeCountsTheAlbumsItLeaves() async throws {
         let folder = try TemporaryFolder("points-count")
         defer { folder.remove() }

@@ -105,6 +105,46 @@ final class LibraryFileLines: @unchecked Sendable {
         return albums
     }
 
+    /// Whether the album at `index` may hold each of `terms`' words in one of its fields,
+    /// judged from its line before it is read: false only when, for some term, each of the
+    /// fields is absent (its text empty) or a string of ASCII characters without escapes whose
+    /// text, lower-cased as queries fold ASCII, does not hold the words. The strict reader
+    /// reads such a field as that text trimmed, so an album passed over is one the query's
+    /// matcher refuses; every other album is read and the matcher decides.
+    func mayHold(_ terms: [WordsInTextFields], at index: Int) -> Bool {
+        let bytes = bytes(at: index)
+        let names = Self.names(of: terms)
+        var values = [Range<Int>?](repeating: nil, count: names.count)
+        var found = 0
+        var twice = false
+        let read = Self.members(of: bytes) { name, value in
+            for slot in names.indices where name.elementsEqual(names[slot].utf8) {
+                if values[slot] != nil { twice = true }
+                values[slot] = value
+                found += 1
+            }
+            return found < names.count && !twice
+        }
+        guard read, !twice else { return true }
+        return terms.allSatisfy { term in
+            term.fields.contains { field in
+                // Absent: read once the whole object was walked, its text is empty.
+                guard let value = values[names.firstIndex(of: field.name)!] else { return false }
+                guard bytes[value.lowerBound] == UInt8(ascii: "\""), value.count >= 2 else { return true }
+                let text = UnsafeBufferPointer(rebasing: bytes[(value.lowerBound + 1)..<(value.upperBound - 1)])
+                guard text.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else { return true }
+                return FoldedText.holds(ascii: text, term.words)
+            }
+        }
+    }
+
+    /// The names of the fields `terms` look in, each once.
+    private static func names(of terms: [WordsInTextFields]) -> [String] {
+        var names: [String] = []
+        for term in terms { for field in term.fields where !names.contains(field.name) { names.append(field.name) } }
+        return names
+    }
+
     /// The position of the first album whose ``Album/duplicateKey`` is `key`, read from the
     /// albums' `artist`, `title` and `year` alone; `.refused` when an album's are not strings
     /// as this program writes them (the whole file's reader then answers).

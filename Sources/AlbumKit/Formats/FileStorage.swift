@@ -316,8 +316,26 @@ private enum FileContents {
 /// The point reads of a ``FileStorage``: a json file found by its lines is read one album at a
 /// time, and where one of its albums is refused by the strict reader, the whole file is read
 /// as ``FileStorage/load()`` reads it (which accepts it or names the problem as before).
-private struct FilePointReads<Format: LibraryFileFormat>: LibraryPointReads {
+private struct FilePointReads<Format: LibraryFileFormat>: LibraryTextFieldScan {
     let storage: FileStorage<Format>
+
+    /// A file found by its lines reads only the albums whose lines may hold the words
+    /// (``LibraryFileLines/mayHold(_:at:)``), on every core.
+    func albums(mayHolding terms: [WordsInTextFields], details: Set<AlbumField>) async throws
+        -> (state: LibraryState, count: Int, albums: [(position: Int, album: Album)])?
+    {
+        guard case .lines(let lines) = try storage.contents() else { return nil }
+        let read = Parallel.joined(lines.count, serialBelow: 256) { part in
+            part.compactMap { index in lines.mayHold(terms, at: index) ? (index, lines.album(at: index, only: details)) : nil }
+        }
+        var albums: [(position: Int, album: Album)] = []
+        for (index, album) in read {
+            // Refused by the strict reader: the listing of every album reads the whole file.
+            guard let album else { return nil }
+            albums.append((index, album))
+        }
+        return (lines.state, lines.count, albums)
+    }
 
     func state() async throws -> LibraryState {
         switch try storage.contents() {

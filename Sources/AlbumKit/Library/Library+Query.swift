@@ -35,6 +35,7 @@ extension Library {
     private func list(matching query: AlbumQuery, details shown: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws {
         if try await listSearched(query, details: shown, into: listing) { return }
         let details = shown.union(query.details)
+        if try await listScanned(query, details: details, into: listing) { return }
         // The store's keys are read while the albums load (a table's keys, a folder's names).
         async let storedKeys = Self.storedKeys(in: storage.covers)
         if let held {
@@ -56,6 +57,32 @@ extension Library {
             }
         }
     }
+
+    /// Hands `listing` the albums `query` matches where the store passes over, unread, those
+    /// whose stored text cannot hold the query's words (``LibraryTextFieldScan``): the albums
+    /// it reads are checked, their covers judged by asking the store about their keys when
+    /// they are a few, else from the list of its keys. False when the store cannot (nothing
+    /// handed).
+    private func listScanned(_ query: AlbumQuery, details: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws -> Bool {
+        let terms = query.wordsInTextFields
+        guard held == nil, !terms.isEmpty, let scan = storage.pointReads as? any LibraryTextFieldScan,
+            let found = try await scan.albums(mayHolding: terms, details: details)
+        else { return false }
+        memento = found.state
+        let listed: [ListedAlbum]
+        if found.albums.count <= found.count / Self.coversAskedApart {
+            listed = await entries(found.albums).map(\.listed)
+        } else {
+            let coverState = await coverStates()
+            listed = found.albums.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: coverState($0.album)) }
+        }
+        listing.yield(listed.filter(query.matches))
+        return true
+    }
+
+    /// A listing asks the store about each album's cover key when it judges at most one
+    /// album in this many, else it lists the store's keys once.
+    private static let coversAskedApart = 8
 
     /// How many albums a listing judges and hands on at a time.
     private static let listingRun = 8192

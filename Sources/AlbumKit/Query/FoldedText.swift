@@ -35,6 +35,13 @@ package enum FoldedText {
         }.flatMap { $0 } ?? contains(Array(text.utf8), Array(needle))
     }
 
+    /// Whether `text`, ASCII bytes, folded, holds `folded` (a folded word), byte for byte.
+    static func holds(ascii text: UnsafeBufferPointer<UInt8>, _ folded: String) -> Bool {
+        let needle = folded.utf8
+        guard !needle.isEmpty else { return true }
+        return needle.withContiguousStorageIfAvailable { word in contains(text, word, lowering: true) } ?? contains(text, Array(needle), lowering: true)
+    }
+
     private static func isUpperASCII(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) }
 
     /// Whether `haystack` holds `needle`, `haystack`'s ASCII capitals read as small letters

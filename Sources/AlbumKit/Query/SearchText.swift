@@ -188,3 +188,45 @@ extension AlbumQuery {
         }
     }
 }
+
+/// Words each album a query matches holds in one of some fields that are each the album's own
+/// text (title, artist, genre, label, …): what a store can check on an album's stored text
+/// before it reads the album (``LibraryTextFieldScan``).
+struct WordsInTextFields: Sendable {
+    /// The fields, one of which holds the words.
+    let fields: [AlbumField]
+    /// The words, folded (``FoldedText``).
+    let words: String
+}
+
+extension AlbumQuery {
+    /// One ``WordsInTextFields`` for each term that looks for words (not negated) only in
+    /// fields of ``AlbumField/Kind/text`` or ``AlbumField/Kind/requiredText``, whose text is the
+    /// album's value as stored, trimmed. A bare word's year is left out when the words hold
+    /// a character a year cannot (a year is digits alone); a term on any other field gives none.
+    var wordsInTextFields: [WordsInTextFields] {
+        terms.compactMap { term in
+            guard !term.negated, case .contains(let attribute, let words) = term.test, !words.isEmpty else { return nil }
+            var fields: [AlbumField] = []
+            for attribute in attribute.map({ [$0] }) ?? QueryTerm.bareWordAttributes {
+                guard case .field(let field) = attribute.kind else { return nil }
+                switch field.kind {
+                case .text, .requiredText: fields.append(field)
+                case .year where words.utf8.contains(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }): continue
+                default: return nil
+                }
+            }
+            return WordsInTextFields(fields: fields, words: words)
+        }
+    }
+}
+
+/// Point reads that pass over, unread, the albums whose stored text shows they cannot hold a
+/// query's words (a json file found by its lines: ``LibraryFileLines/mayHold(_:at:)``).
+protocol LibraryTextFieldScan: LibraryPointReads {
+    /// The memento, how many albums the library holds, and the albums, each with its 0-based
+    /// position and the details `details` names, that may hold every one of `terms`' words,
+    /// in library order; nil when the store cannot tell (every album is then listed).
+    func albums(mayHolding terms: [WordsInTextFields], details: Set<AlbumField>) async throws
+        -> (state: LibraryState, count: Int, albums: [(position: Int, album: Album)])?
+}
