@@ -110,6 +110,23 @@ import Testing
         #expect(lines.firstIndex(ofDuplicateKey: Album.duplicateKey(artist: "Nobody", title: "Nothing", year: "1999")) == LibraryFileLines.Lookup.none)
     }
 
+    @Test func aLargeFileIsFoundByItsLinesOnEveryCore() async throws {
+        let folder = try TemporaryFolder("points-large")
+        defer { folder.remove() }
+        let file = folder.path("library.json")
+        var albums = CompatFixtures.albums(count: 3_000)
+        // The same key twice: the first is found, whichever part of the file the second is in.
+        albums[2_500] = try Album(id: AlbumID("twin"), title: albums[1_200].title, artist: albums[1_200].artist, year: albums[1_200].year)
+        try await Self.wholeWrite(of: LibrarySnapshot(albums: albums), in: folder.url).write(to: file)
+        let lines = try #require(LibraryFileLines(try FileText(contentsOf: file)))
+        #expect(lines.ids == albums.map(\.id))
+        for index in [0, 1_200, 1_499, 1_500, 2_999] {
+            #expect(lines.firstIndex(ofDuplicateKey: albums[index].duplicateKey) == .found(albums.firstIndex { $0.hasDuplicateKey(albums[index].duplicateKey) }!))
+        }
+        #expect(lines.firstIndex(ofDuplicateKey: albums[2_500].duplicateKey) == .found(1_200))
+        #expect(lines.firstIndex(ofDuplicateKey: Album.duplicateKey(artist: "Nobody", title: "Nothing", year: "1999")) == LibraryFileLines.Lookup.none)
+    }
+
     @Test func aListingReadsOnlyTheDetailsItNames() async throws {
         let folder = try TemporaryFolder("points-details")
         defer { folder.remove() }

@@ -63,10 +63,14 @@ final class LibraryFileLines: @unchecked Sendable {
         }
         var cursor = JSONCursor(UnsafeBufferPointer(rebasing: bytes[(stateAt + Self.stateStart.count)..<end]))
         guard let state = try? cursor.libraryState(), (try? cursor.end()) != nil else { return nil }
+        let lines = albums
+        let found = Parallel.joined(lines.count, serialBelow: Self.serialBelow) { part in
+            part.map { Self.id(in: UnsafeBufferPointer(rebasing: text.bytes[lines[$0]])) }
+        }
         var ids: [AlbumID] = []
         ids.reserveCapacity(albums.count)
-        for album in albums {
-            guard let id = Self.id(in: UnsafeBufferPointer(rebasing: bytes[album])) else { return nil }
+        for id in found {
+            guard let id else { return nil }
             ids.append(id)
         }
         self.text = text
@@ -147,9 +151,19 @@ final class LibraryFileLines: @unchecked Sendable {
 
     /// The position of the first album whose ``Album/duplicateKey`` is `key`, read from the
     /// albums' `artist`, `title` and `year` alone; `.refused` when an album's are not strings
-    /// as this program writes them (the whole file's reader then answers).
+    /// as this program writes them (the whole file's reader then answers). Many albums are
+    /// looked through on every core, each part to its first answer.
     func firstIndex(ofDuplicateKey key: String) -> Lookup {
-        for index in albums.indices {
+        let answers = Parallel.joined(albums.count, serialBelow: Self.serialBelow) { part in [firstIndex(ofDuplicateKey: key, in: part)] }
+        return answers.first { $0 != .none } ?? .none
+    }
+
+    /// Fewer albums than this are looked through on one core.
+    private static let serialBelow = 1024
+
+    /// ``firstIndex(ofDuplicateKey:)`` among the albums at `range`.
+    private func firstIndex(ofDuplicateKey key: String, in range: Range<Int>) -> Lookup {
+        for index in range {
             let bytes = bytes(at: index)
             var artist: Range<Int>?
             var title: Range<Int>?
