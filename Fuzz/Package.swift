@@ -17,6 +17,7 @@ let targets: [(name: String, folder: String, products: [String])] = [
     ("fuzz-plist", "FuzzPlist", ["AlbumKit"]),
     ("fuzz-configuration", "FuzzConfiguration", ["AlbumKit"]),
     ("fuzz-bundle", "FuzzBundle", ["AlbumKit", "AlbumKitBundle"]),
+    ("fuzz-library-file", "FuzzLibraryFile", ["AlbumKit"]),
 ]
 
 let package = Package(

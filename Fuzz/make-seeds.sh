@@ -4,7 +4,7 @@
 set -eu
 corpus=Corpus
 rm -rf "$corpus" && mkdir -p "$corpus"
-for target in json-list album-record manifest checksums plist configuration bundle; do mkdir -p "$corpus/$target"; done
+for target in json-list album-record manifest checksums plist configuration bundle library-file; do mkdir -p "$corpus/$target"; done
 
 printf '[{"title":"Blue","artist":"Joni Mitchell","genre":"Folk","year":1971,"coverUrl":"covers/%s.png"}]' \
     "$(printf 'x' | sha256sum | cut -c1-64)" > "$corpus/json-list/array.json"
@@ -16,6 +16,11 @@ printf '{"title":"T\\u0001","artist":"A","year":19920}' > "$corpus/album-record/
 whole='{"id":"discogs:1","title":"Kind of Blue","artist":"Miles Davis","genre":"Jazz","released":"1959-08-17","label":"Columbia","catalogNumber":"CS 8163","format":"LP","country":"US","barcode":"0 7464","rating":4.5,"added":"2019-05-12T10:23:45+02:00","notes":"a\\nb","tags":["modal","cool"],"ids":{"discogs":"1","musicbrainz":"x"},"tracks":[{"title":"So What","number":1,"disc":1,"seconds":562.5,"artist":"M","ids":{"musicbrainz":"t"},"fields":{"plays":3}},{"title":"Blue in Green"}],"fields":{"discogs.folder":"Jazz","n":2,"b":true},"playCount":31,"rank":{"x":[1]},"bad key":"y"}'
 printf '%s' "$whole" > "$corpus/album-record/whole.json"
 printf '[%s,{"title":"T","artist":"A","rating":7,"released":"1977-13-40","tracks":[{"title":""}]}]' "$whole" > "$corpus/json-list/whole.json"
+# Library files as the json backend writes them: one album a line, then the memento.
+state='"format":"albumkit-library","state":{"current":"a-2","nextStep":3,"redo":[],"undo":[{"id":1,"label":"add"},{"id":2,"label":"update"}],"version":2},"version":2}'
+printf '{"albums":[\n{"artist":"Radiohead","genre":"","id":"a-1","label":"Parlophone","title":"Kid A","year":"2000"},\n{"artist":"\\u00c4 \\"q\\"","id":"a-2","title":"東京","tracks":[{"number":1,"title":"x"}],"year":"1971"}],%s' "$state" > "$corpus/library-file/two.json"
+printf '{"albums":[],"format":"albumkit-library","state":{"current":null,"nextStep":1,"redo":[],"undo":[],"version":2},"version":2}' > "$corpus/library-file/empty.json"
+printf '{"albums":[\n%s],%s' "$whole" "$state" > "$corpus/library-file/whole.json"
 printf '{"format":"albumkit-bundle","version":1,"created":"2026-01-01T00:00:00Z","generator":"albumkit 1.0","albumCount":0}' > "$corpus/manifest/valid.json"
 printf '{"format":"albumkit-bundle","version":3}' > "$corpus/manifest/version.json"
 printf '{"format":"albumkit-bundle","version":2,"albumCount":0}' > "$corpus/manifest/valid-2.json"

@@ -13,7 +13,7 @@ case "${1:-}" in
     *) echo "usage: $0 --runs N | --seconds S [target ...]" >&2; exit 2 ;;
 esac
 shift 2
-targets=${*:-json-list album-record manifest checksums plist configuration bundle}
+targets=${*:-json-list album-record manifest checksums plist configuration bundle library-file}
 # ld.gold fails on ASan-instrumented Swift objects ("internal error in format_file_lineno"); lld links them.
 swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 export LSAN_OPTIONS="suppressions=$(pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
