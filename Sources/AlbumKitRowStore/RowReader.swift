@@ -123,6 +123,14 @@ struct RowReader<Connection: RowConnection>: Sendable {
         gathered.flush()
     }
 
+    /// Every album with every field as ``everyAlbum(inRunsOf:details:_:)`` hands them over,
+    /// their details as text where it is in the writer's form (``AlbumRowReader/albumWithText(_:)``).
+    func everyAlbumWithText(inRunsOf size: Int, _ run: @escaping @Sendable ([AlbumWithText]) -> Void) async throws {
+        let gathered = GatheredRuns(size: size, run)
+        _ = try await connection.query(RowStoreSQL.everyAlbum, []) { [rows] in gathered.add(try rows.albumWithText($0)) }
+        gathered.flush()
+    }
+
     /// The stored steps `ids` names (those not stored are left out).
     func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
         var steps: [Int64: HistoryStep] = [:]
@@ -156,19 +164,19 @@ struct RowReader<Connection: RowConnection>: Sendable {
 
 /// Albums gathered row by row into runs of a given size, each handed on when full. A query
 /// reads its rows one after another, never two at once, so the run in the making needs no lock.
-private final class GatheredRuns: @unchecked Sendable {
+private final class GatheredRuns<Element>: @unchecked Sendable {
     private let size: Int
-    private let run: @Sendable ([Album]) -> Void
-    private var albums: [Album] = []
+    private let run: @Sendable ([Element]) -> Void
+    private var albums: [Element] = []
 
-    init(size: Int, _ run: @escaping @Sendable ([Album]) -> Void) {
+    init(size: Int, _ run: @escaping @Sendable ([Element]) -> Void) {
         self.size = max(size, 1)
         self.run = run
         albums.reserveCapacity(self.size)
     }
 
     /// Adds `album`, handing the run on when it is full.
-    func add(_ album: Album) {
+    func add(_ album: Element) {
         albums.append(album)
         if albums.count == size { flush() }
     }

@@ -69,6 +69,15 @@ public final class RowStore<Driver: RowStoreDriver>: Sendable {
         }
     }
 
+    /// What ``load(pagesOf:details:lookups:into:)`` hands over with every field and the lookup
+    /// answers, each album's details as their stored text where it is in the writer's form.
+    func loadWithText(pagesOf size: Int, into piece: @escaping @Sendable (PieceWithText) -> Void) async throws {
+        try await withReader(transaction: true) { reader in
+            piece(.state(try await reader.stateWithAnswers()))
+            try await reader.everyAlbumWithText(inRunsOf: size) { piece(.albums($0)) }
+        }
+    }
+
     /// The stored history steps `ids` names.
     public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] {
         try await withReader(transaction: true) { reader in try await reader.steps(ids) }
@@ -202,5 +211,9 @@ extension RowStoreBackend {
         try await store.load(pagesOf: size, details: details, lookups: lookups, into: piece)
     }
     public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await store.steps(ids) }
+    /// ``DetailsTextReading``'s read, for the backends that declare it.
+    package func loadWithText(pagesOf size: Int, into piece: @escaping @Sendable (PieceWithText) -> Void) async throws {
+        try await store.loadWithText(pagesOf: size, into: piece)
+    }
     public func beginWrite() async throws -> any StorageWriter { try await store.beginWrite() }
 }

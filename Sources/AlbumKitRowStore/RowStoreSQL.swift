@@ -214,16 +214,35 @@ struct AlbumRowReader: Sendable {
     /// The album and key of `row`, its details those of `details` (all when nil); a row that
     /// is not a valid album is an unreadable library.
     @Sendable func album(_ row: any SQLRow, details: Set<AlbumField>? = nil) throws -> StoredAlbum {
-        let id = try row.text(0)
-        do {
-            var album = try Album(
-                id: AlbumID(id), title: try row.text(1), artist: try row.text(2), genre: try row.text(3), year: try row.text(4),
-                coverUrl: try row.optionalText(5))
+        try read(row) { row, album in
             // The details this store wrote were checked when their album was made: they are
             // parsed strictly, not checked again (checking them again was a large part of `list`:
             // BENCHMARKS.md, the measurements behind the code).
             if let text = try row.optionalText(7) { album.details = try AlbumDetails(json: text, only: details) }
             return StoredAlbum(album: album, key: try row.real(6))
+        }
+    }
+
+    /// The album of `row` with every field, its details left as their text where that is in
+    /// the writer's form (``WriterFormDetails``), else parsed as ``album(_:details:)`` parses them.
+    @Sendable func albumWithText(_ row: any SQLRow) throws -> AlbumWithText {
+        try read(row) { row, album in
+            guard let text = try row.optionalText(7) else { return AlbumWithText(album) }
+            if let inForm = WriterFormDetails(text) { return AlbumWithText(album, details: inForm) }
+            album.details = try AlbumDetails(json: text)
+            return AlbumWithText(album)
+        }
+    }
+
+    /// What `finish` makes of `row` and its album of the core six; a row that is not a valid
+    /// album is an unreadable library.
+    private func read<T>(_ row: any SQLRow, _ finish: (any SQLRow, inout Album) throws -> T) throws -> T {
+        let id = try row.text(0)
+        do {
+            var album = try Album(
+                id: AlbumID(id), title: try row.text(1), artist: try row.text(2), genre: try row.text(3), year: try row.text(4),
+                coverUrl: try row.optionalText(5))
+            return try finish(row, &album)
         } catch {
             throw damaged("table albumkit_albums, row '\(id)': \(error)")
         }
