@@ -51,8 +51,11 @@ enum RowStoreSQL {
             + repeatElement("(?, ?)", count: count).joined(separator: ", ") + ") AS v"
     }
     static let everyAlbum = "SELECT \(albumColumns) FROM albumkit_albums ORDER BY sort_key"
-    /// ``everyAlbum`` without the details: a null in their place, for a listing of the core six.
-    static let everyCoreAlbum = "SELECT \(coreColumns), NULL FROM albumkit_albums ORDER BY sort_key"
+    /// ``everyAlbum`` a run at a time: at most so many albums after a key (the first run after
+    /// minus infinity), each run found through the index on `sort_key`.
+    static let albumsAfter = "SELECT \(albumColumns) FROM albumkit_albums WHERE sort_key > ? ORDER BY sort_key LIMIT ?"
+    /// ``albumsAfter`` without the details: a null in their place, for a listing of the core six.
+    static let coreAlbumsAfter = "SELECT \(coreColumns), NULL FROM albumkit_albums WHERE sort_key > ? ORDER BY sort_key LIMIT ?"
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
     /// ``everyKey`` as one row of one array (PostgreSQL's `array_agg`), null when there are no
     /// albums: for an engine that hands each row over at a cost of its own.

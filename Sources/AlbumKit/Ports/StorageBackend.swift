@@ -66,8 +66,8 @@ extension StorageBackend {
     }
 
     /// ``load(pagesOf:details:lookups:into:)`` as a stream of its pieces, which the store reads on while
-    /// the consumer works, at most `ahead` pieces ahead of it where the store reads on a thread
-    /// of its own (``ReadingBound``); dropping the stream cancels the read.
+    /// the consumer works, at most `ahead` pieces ahead of it where the store waits for room
+    /// (``ReadingBound``); dropping the stream cancels the read.
     func pieces(
         inRunsOf size: Int, details: Set<AlbumField> = Set(AlbumField.all), lookups: Bool = false,
         ahead: Int = LibraryPieces<LibraryPiece>.ahead
@@ -90,16 +90,18 @@ struct LibraryPieces<Piece: Sendable>: AsyncSequence {
     fileprivate let bound: ReadingBound
 
     /// The pieces `load` hands to its argument, read on a task of their own at most `ahead`
-    /// pieces ahead of the consumer where the store reads on a thread of its own; dropping
-    /// the sequence cancels the read.
+    /// pieces ahead of the consumer where the store waits for room (``ReadingBound/room()``);
+    /// dropping the sequence cancels the read.
     init(ahead: Int, _ load: @escaping @Sendable (@escaping @Sendable (Piece) -> Void) async throws -> Void) {
         let (pieces, reading) = AsyncThrowingStream<Piece, any Error>.makeStream()
         let bound = ReadingBound(limit: ahead)
         let reader = Task {
             do {
-                try await load { piece in
-                    bound.handing()
-                    reading.yield(piece)
+                try await ReadingBound.$current.withValue(bound) {
+                    try await load { piece in
+                        bound.handing()
+                        reading.yield(piece)
+                    }
                 }
                 reading.finish()
             } catch {
