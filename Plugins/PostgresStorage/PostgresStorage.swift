@@ -30,3 +30,6 @@ extension StorageBackendFactory {
         return try PostgresStorage(url: url, lockTimeout: configuration.storage.lockTimeoutSeconds)
     }
 }
+
+/// Hands its albums' details text to an export unparsed where it is in the writer's form.
+extension PostgresStorage: DetailsTextReading {}

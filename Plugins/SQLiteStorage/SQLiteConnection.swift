@@ -1,4 +1,3 @@
-import AlbumKit
 import AlbumKitRowStore
 import Foundation
 import GRDB
@@ -15,13 +14,6 @@ public struct SQLiteConnection: RowConnection {
     }
 
     public func query<Row: Sendable>(
-        _ sql: String, _ arguments: [SQLValue], _ read: @escaping @Sendable (any SQLRow) throws -> Row
-    ) async throws -> [Row] {
-        // `read` runs on the queue's thread, which a reader held back waits on alone.
-        try await ReadingBound.$readsOnItsOwnThread.withValue(true) { try await rows(sql, arguments, read) }
-    }
-
-    private func rows<Row: Sendable>(
         _ sql: String, _ arguments: [SQLValue], _ read: @escaping @Sendable (any SQLRow) throws -> Row
     ) async throws -> [Row] {
         try await queue.writeWithoutTransaction { db in

@@ -30,3 +30,6 @@ extension StorageBackendFactory {
             lockTimeout: configuration.storage.lockTimeoutSeconds)
     }
 }
+
+/// Hands its albums' details text to an export unparsed where it is in the writer's form.
+extension SQLiteStorage: DetailsTextReading {}

@@ -111,16 +111,42 @@ struct RowReader<Connection: RowConnection>: Sendable {
         try await connection.query(RowStoreSQL.everyAlbum, []) { [rows] in try rows.album($0).album }
     }
 
-    /// Every album in library order, handed to `run` at most `size` at a time as the rows
-    /// come in (from the thread reading them); no run for an empty library. Each album's
-    /// details hold the fields `details` names (the column is not read when it names none
-    /// beyond the core six).
+    /// Every album in library order, handed to `run` at most `size` at a time (no run for an
+    /// empty library). Each album's details hold the fields `details` names (the column is not
+    /// read when it names none beyond the core six).
     func everyAlbum(inRunsOf size: Int, details: Set<AlbumField>, _ run: @escaping @Sendable ([Album]) -> Void) async throws {
-        let gathered = GatheredRuns(size: size, run)
         let wanted = details.filter { !$0.isCore }
-        let query = wanted.isEmpty ? RowStoreSQL.everyCoreAlbum : RowStoreSQL.everyAlbum
-        _ = try await connection.query(query, []) { [rows] in gathered.add(try rows.album($0, details: wanted).album) }
-        gathered.flush()
+        let query = wanted.isEmpty ? RowStoreSQL.coreAlbumsAfter : RowStoreSQL.albumsAfter
+        try await runs(of: size, query, { [rows] row in
+            let stored = try rows.album(row, details: wanted)
+            return (stored.album, stored.key)
+        }, run)
+    }
+
+    /// Every album with every field as ``everyAlbum(inRunsOf:details:_:)`` hands them over,
+    /// their details as text where it is in the writer's form (``AlbumRowReader/albumWithText(_:)``).
+    func everyAlbumWithText(inRunsOf size: Int, _ run: @escaping @Sendable ([AlbumWithText]) -> Void) async throws {
+        try await runs(of: size, RowStoreSQL.albumsAfter, { [rows] row in (try rows.albumWithText(row), try row.real(6)) }, run)
+    }
+
+    /// The rows `query` (``RowStoreSQL/albumsAfter``'s arguments) reads, a statement a run of
+    /// at most `size`, each element read with its key by `read` and each run handed to `run`.
+    /// Each statement waits until the consumer has room for its run (``ReadingBound/room()``):
+    /// a store whose rows come on the tasks' shared threads is so held back without blocking one.
+    private func runs<Element: Sendable>(
+        of size: Int, _ query: String, _ read: @escaping @Sendable (any SQLRow) throws -> (Element, Double), _ run: ([Element]) -> Void
+    ) async throws {
+        let size = max(size, 1)
+        var after = -Double.infinity
+        while true {
+            await ReadingBound.room()
+            try Task.checkCancellation()
+            let page = try await connection.query(query, [.real(after), .integer(Int64(size))], read)
+            guard let last = page.last else { return }
+            run(page.map(\.0))
+            after = last.1
+            if page.count < size { return }
+        }
     }
 
     /// The stored steps `ids` names (those not stored are left out).
@@ -151,33 +177,5 @@ struct RowReader<Connection: RowConnection>: Sendable {
             throw rows.damaged("table albumkit_blocks counts \(blocks.total) albums but positions \(wanted.lowerBound + 1)–\(wanted.upperBound) hold \(found.count)")
         }
         return found
-    }
-}
-
-/// Albums gathered row by row into runs of a given size, each handed on when full. A query
-/// reads its rows one after another, never two at once, so the run in the making needs no lock.
-private final class GatheredRuns: @unchecked Sendable {
-    private let size: Int
-    private let run: @Sendable ([Album]) -> Void
-    private var albums: [Album] = []
-
-    init(size: Int, _ run: @escaping @Sendable ([Album]) -> Void) {
-        self.size = max(size, 1)
-        self.run = run
-        albums.reserveCapacity(self.size)
-    }
-
-    /// Adds `album`, handing the run on when it is full.
-    func add(_ album: Album) {
-        albums.append(album)
-        if albums.count == size { flush() }
-    }
-
-    /// Hands on what is gathered, if anything.
-    func flush() {
-        guard !albums.isEmpty else { return }
-        run(albums)
-        albums = []
-        albums.reserveCapacity(size)
     }
 }

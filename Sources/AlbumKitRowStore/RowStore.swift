@@ -56,8 +56,9 @@ public final class RowStore<Driver: RowStoreDriver>: Sendable {
     }
 
     /// The memento (with its lookup answers, read from their table, when `lookups`), then every
-    /// album in runs of at most `size`, in one reading transaction;
-    /// each run is handed over from the reading thread as soon as its last row is read.
+    /// album in runs of at most `size`, in one reading transaction: a statement a run, each
+    /// run handed over as soon as it is read, and the next read once the consumer has room
+    /// for it (``RowReader/everyAlbum(inRunsOf:details:_:)``).
     /// The details column is read only when `details` names a field beyond the core six, and
     /// only those fields are parsed.
     public func load(
@@ -66,6 +67,15 @@ public final class RowStore<Driver: RowStoreDriver>: Sendable {
         try await withReader(transaction: true) { reader in
             piece(.state(lookups ? try await reader.stateWithAnswers() : try await reader.state()))
             try await reader.everyAlbum(inRunsOf: size, details: details) { piece(.albums($0)) }
+        }
+    }
+
+    /// What ``load(pagesOf:details:lookups:into:)`` hands over with every field and the lookup
+    /// answers, each album's details as their stored text where it is in the writer's form.
+    func loadWithText(pagesOf size: Int, into piece: @escaping @Sendable (PieceWithText) -> Void) async throws {
+        try await withReader(transaction: true) { reader in
+            piece(.state(try await reader.stateWithAnswers()))
+            try await reader.everyAlbumWithText(inRunsOf: size) { piece(.albums($0)) }
         }
     }
 
@@ -202,5 +212,9 @@ extension RowStoreBackend {
         try await store.load(pagesOf: size, details: details, lookups: lookups, into: piece)
     }
     public func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await store.steps(ids) }
+    /// ``DetailsTextReading``'s read, for the backends that declare it.
+    package func loadWithText(pagesOf size: Int, into piece: @escaping @Sendable (PieceWithText) -> Void) async throws {
+        try await store.loadWithText(pagesOf: size, into: piece)
+    }
     public func beginWrite() async throws -> any StorageWriter { try await store.beginWrite() }
 }

@@ -51,8 +51,11 @@ enum RowStoreSQL {
             + repeatElement("(?, ?)", count: count).joined(separator: ", ") + ") AS v"
     }
     static let everyAlbum = "SELECT \(albumColumns) FROM albumkit_albums ORDER BY sort_key"
-    /// ``everyAlbum`` without the details: a null in their place, for a listing of the core six.
-    static let everyCoreAlbum = "SELECT \(coreColumns), NULL FROM albumkit_albums ORDER BY sort_key"
+    /// ``everyAlbum`` a run at a time: at most so many albums after a key (the first run after
+    /// minus infinity), each run found through the index on `sort_key`.
+    static let albumsAfter = "SELECT \(albumColumns) FROM albumkit_albums WHERE sort_key > ? ORDER BY sort_key LIMIT ?"
+    /// ``albumsAfter`` without the details: a null in their place, for a listing of the core six.
+    static let coreAlbumsAfter = "SELECT \(coreColumns), NULL FROM albumkit_albums WHERE sort_key > ? ORDER BY sort_key LIMIT ?"
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
     /// ``everyKey`` as one row of one array (PostgreSQL's `array_agg`), null when there are no
     /// albums: for an engine that hands each row over at a cost of its own.
@@ -214,16 +217,35 @@ struct AlbumRowReader: Sendable {
     /// The album and key of `row`, its details those of `details` (all when nil); a row that
     /// is not a valid album is an unreadable library.
     @Sendable func album(_ row: any SQLRow, details: Set<AlbumField>? = nil) throws -> StoredAlbum {
-        let id = try row.text(0)
-        do {
-            var album = try Album(
-                id: AlbumID(id), title: try row.text(1), artist: try row.text(2), genre: try row.text(3), year: try row.text(4),
-                coverUrl: try row.optionalText(5))
+        try read(row) { row, album in
             // The details this store wrote were checked when their album was made: they are
             // parsed strictly, not checked again (checking them again was a large part of `list`:
             // BENCHMARKS.md, the measurements behind the code).
             if let text = try row.optionalText(7) { album.details = try AlbumDetails(json: text, only: details) }
             return StoredAlbum(album: album, key: try row.real(6))
+        }
+    }
+
+    /// The album of `row` with every field, its details left as their text where that is in
+    /// the writer's form (``WriterFormDetails``), else parsed as ``album(_:details:)`` parses them.
+    @Sendable func albumWithText(_ row: any SQLRow) throws -> AlbumWithText {
+        try read(row) { row, album in
+            guard let text = try row.optionalText(7) else { return AlbumWithText(album) }
+            if let inForm = WriterFormDetails(text) { return AlbumWithText(album, details: inForm) }
+            album.details = try AlbumDetails(json: text)
+            return AlbumWithText(album)
+        }
+    }
+
+    /// What `finish` makes of `row` and its album of the core six; a row that is not a valid
+    /// album is an unreadable library.
+    private func read<T>(_ row: any SQLRow, _ finish: (any SQLRow, inout Album) throws -> T) throws -> T {
+        let id = try row.text(0)
+        do {
+            var album = try Album(
+                id: AlbumID(id), title: try row.text(1), artist: try row.text(2), genre: try row.text(3), year: try row.text(4),
+                coverUrl: try row.optionalText(5))
+            return try finish(row, &album)
         } catch {
             throw damaged("table albumkit_albums, row '\(id)': \(error)")
         }

@@ -3,7 +3,6 @@ import AlbumKitBundle
 import AlbumKitTesting
 import Foundation
 import SQLiteStorage
-import Synchronization
 import Testing
 
 /// An export of a database reads its albums a run at a time into a spooled `albums.json`:
@@ -109,37 +108,5 @@ import Testing
         #expect(export.status != 0)
         #expect(export.error.contains("year"), "\(export.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path) == [], "the export left files behind")
-    }
-}
-
-/// A SQLite store that notes how it is read: whole (`load()`), or in runs of what size, and
-/// how many pieces it has handed over.
-private final class ReadsRecorded: StorageBackend {
-    let inner: SQLiteStorage
-    let reads = Mutex<(whole: Int, runs: [Int])>((0, []))
-    /// The pieces the store has handed over so far (the memento and the runs).
-    let handed = Mutex(0)
-
-    init(_ inner: SQLiteStorage) { self.inner = inner }
-
-    var location: String { inner.location }
-    var covers: any CoverStore { inner.covers }
-    var pointReads: (any LibraryPointReads)? { inner.pointReads }
-    func exists() async throws -> Bool { try await inner.exists() }
-    func create() async throws { try await inner.create() }
-    func steps(_ ids: [Int64]) async throws -> [Int64: HistoryStep] { try await inner.steps(ids) }
-    func beginWrite() async throws -> any StorageWriter { try await inner.beginWrite() }
-
-    func load() async throws -> LibrarySnapshot {
-        reads.withLock { $0.whole += 1 }
-        return try await inner.load()
-    }
-
-    func load(pagesOf size: Int, details: Set<AlbumField>, lookups: Bool, into piece: @escaping @Sendable (LibraryPiece) -> Void) async throws {
-        reads.withLock { $0.runs.append(size) }
-        try await inner.load(pagesOf: size, details: details, lookups: lookups) { read in
-            self.handed.withLock { $0 += 1 }
-            piece(read)
-        }
     }
 }

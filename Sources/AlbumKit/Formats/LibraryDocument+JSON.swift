@@ -133,6 +133,12 @@ extension JSONFormat {
             for album in albums { try output.listedAlbum(album, first: &first) }
         }
 
+        /// Writes `albums` after those written so far, each album's details text (when it has
+        /// one) copied in as it is: the same bytes as its details read and written again.
+        package mutating func append(_ albums: [AlbumWithText]) throws {
+            for album in albums { try output.listedAlbum(album, first: &first) }
+        }
+
         /// Closes the list and writes what is buffered; nothing may be appended after it.
         public mutating func finish() throws {
             try output.endList(first: first)
@@ -147,6 +153,13 @@ extension JSONOutput {
         try raw(first ? "[\n" : ",\n")
         first = false
         try self.album(album)
+    }
+
+    /// `album` as the next element of a list (the first, when `first`, which it clears).
+    mutating func listedAlbum(_ album: AlbumWithText, first: inout Bool) throws {
+        try raw(first ? "[\n" : ",\n")
+        first = false
+        if let details = album.details { try self.album(album.album, details: details) } else { try self.album(album.album) }
     }
 
     /// An album as the next element of a list, as its bytes were written before by
@@ -166,6 +179,32 @@ extension JSONOutput {
     mutating func album(_ album: Album) throws {
         var first = true
         for field in AlbumField.sortedByName { try self.field(field, of: album, first: &first) }
+        try raw("}")
+    }
+
+    /// An album object as ``album(_:)`` writes it for `album` with the details `details`
+    /// holds: their members copied in among the core six, each where its name sorts.
+    mutating func album(_ album: Album, details: WriterFormDetails) throws {
+        var first = true
+        var next = 0
+        func core(upTo stop: AlbumField?) throws {
+            while next < AlbumField.sortedByName.count, AlbumField.sortedByName[next] != stop {
+                try self.field(AlbumField.sortedByName[next], of: album, first: &first)
+                next += 1
+            }
+            next += 1
+        }
+        var text = details.text
+        let inForm = try text.withUTF8 { utf8 in
+            try WriterFormDetails.members(of: utf8) { field, member in
+                try core(upTo: field)
+                try raw(first ? "{" : ",")
+                first = false
+                try bytes(member)
+            }
+        }
+        precondition(inForm, "a details text that was in the writer's form is no longer")
+        try core(upTo: nil)
         try raw("}")
     }
 

@@ -114,6 +114,26 @@ public struct ExportContents: Sendable {
         albumsRead.set(handed)
     }
 
+    /// What ``read(inRunsOf:into:)`` hands over, each album's details as their stored text
+    /// where the store keeps them as text in the writer's form (``DetailsTextReading``), for an
+    /// exporter that writes them as that writer does (a bundle's `albums.json`).
+    package func readWithText(inRunsOf size: Int, into piece: (PieceWithText) throws -> Void) async throws {
+        guard case .storage(let storage as any DetailsTextReading) = library else {
+            return try await read(inRunsOf: size) { read in
+                switch read {
+                case .state(let state): try piece(.state(state))
+                case .albums(let albums): try piece(.albums(albums.map { AlbumWithText($0) }))
+                }
+            }
+        }
+        var handed = 0
+        for try await read in LibraryPieces<PieceWithText>(ahead: LibraryPieces<PieceWithText>.ahead, { try await storage.loadWithText(pagesOf: size, into: $0) }) {
+            if case .albums(let albums) = read { handed += albums.count }
+            try piece(read)
+        }
+        albumsRead.set(handed)
+    }
+
     /// How many albums ``snapshot()`` asks the store for at a time.
     private static let collectingRun = 8192
 

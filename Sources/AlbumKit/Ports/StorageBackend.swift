@@ -66,19 +66,42 @@ extension StorageBackend {
     }
 
     /// ``load(pagesOf:details:lookups:into:)`` as a stream of its pieces, which the store reads on while
-    /// the consumer works, at most `ahead` pieces ahead of it where the store reads on a thread
-    /// of its own (``ReadingBound``); dropping the stream cancels the read.
+    /// the consumer works, at most `ahead` pieces ahead of it where the store waits for room
+    /// (``ReadingBound``); dropping the stream cancels the read.
     func pieces(
         inRunsOf size: Int, details: Set<AlbumField> = Set(AlbumField.all), lookups: Bool = false,
-        ahead: Int = LibraryPieces.ahead
-    ) -> LibraryPieces {
-        let (pieces, reading) = AsyncThrowingStream<LibraryPiece, any Error>.makeStream()
+        ahead: Int = LibraryPieces<LibraryPiece>.ahead
+    ) -> LibraryPieces<LibraryPiece> {
+        LibraryPieces(ahead: ahead) { piece in try await load(pagesOf: size, details: details, lookups: lookups, into: piece) }
+    }
+}
+
+/// The pieces of a library as a store reads them (``StorageBackend/pieces(inRunsOf:details:lookups:ahead:)``):
+/// each one taken lets the store read one more.
+struct LibraryPieces<Piece: Sendable>: AsyncSequence {
+    typealias Element = Piece
+
+    /// How many pieces a store reads ahead of the consumer by default: enough to read the next
+    /// while the consumer works on one, few enough that the runs waiting do not count in an
+    /// export's peak (BENCHMARKS.md).
+    static var ahead: Int { 4 }
+
+    fileprivate let stream: AsyncThrowingStream<Piece, any Error>
+    fileprivate let bound: ReadingBound
+
+    /// The pieces `load` hands to its argument, read on a task of their own at most `ahead`
+    /// pieces ahead of the consumer where the store waits for room (``ReadingBound/room()``);
+    /// dropping the sequence cancels the read.
+    init(ahead: Int, _ load: @escaping @Sendable (@escaping @Sendable (Piece) -> Void) async throws -> Void) {
+        let (pieces, reading) = AsyncThrowingStream<Piece, any Error>.makeStream()
         let bound = ReadingBound(limit: ahead)
         let reader = Task {
             do {
-                try await load(pagesOf: size, details: details, lookups: lookups) { piece in
-                    bound.handing()
-                    reading.yield(piece)
+                try await ReadingBound.$current.withValue(bound) {
+                    try await load { piece in
+                        bound.handing()
+                        reading.yield(piece)
+                    }
                 }
                 reading.finish()
             } catch {
@@ -89,31 +112,17 @@ extension StorageBackend {
             bound.stop()
             reader.cancel()
         }
-        return LibraryPieces(stream: pieces, bound: bound)
+        (stream, self.bound) = (pieces, bound)
     }
-}
-
-/// The pieces of a library as a store reads them (``StorageBackend/pieces(inRunsOf:details:lookups:ahead:)``):
-/// each one taken lets the store read one more.
-struct LibraryPieces: AsyncSequence {
-    typealias Element = LibraryPiece
-
-    /// How many pieces a store reads ahead of the consumer by default: enough to read the next
-    /// while the consumer works on one, few enough that the runs waiting do not count in an
-    /// export's peak (BENCHMARKS.md).
-    static let ahead = 4
-
-    fileprivate let stream: AsyncThrowingStream<LibraryPiece, any Error>
-    fileprivate let bound: ReadingBound
 
     func makeAsyncIterator() -> Iterator { Iterator(pieces: stream.makeAsyncIterator(), bound: bound) }
 
     /// Takes the pieces in order, telling the store of each.
     struct Iterator: AsyncIteratorProtocol {
-        fileprivate var pieces: AsyncThrowingStream<LibraryPiece, any Error>.Iterator
+        fileprivate var pieces: AsyncThrowingStream<Piece, any Error>.Iterator
         fileprivate let bound: ReadingBound
 
-        mutating func next() async throws -> LibraryPiece? {
+        mutating func next() async throws -> Piece? {
             guard let piece = try await pieces.next() else { return nil }
             bound.took()
             return piece

@@ -18,7 +18,7 @@ struct AlbumSpool {
     }
 
     /// Writes `albums` after those written so far.
-    mutating func append(_ albums: [Album]) throws { try list.append(albums) }
+    mutating func append(_ albums: [AlbumWithText]) throws { try list.append(albums) }
 
     /// Ends the list; returns its size in bytes.
     mutating func finish() throws -> Int {

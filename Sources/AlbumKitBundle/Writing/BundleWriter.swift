@@ -42,7 +42,7 @@ public struct BundleWriter: Sendable {
         var spool = try AlbumSpool(beside: destination)
         var state: LibraryState?
         var total = 0
-        try await contents.read(inRunsOf: Self.albumRun) { piece in
+        try await contents.readWithText(inRunsOf: Self.albumRun) { piece in
             switch piece {
             case .state(let read): state = read
             case .albums(let albums):
