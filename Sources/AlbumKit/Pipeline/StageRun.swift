@@ -90,34 +90,36 @@ struct StageRun: ReadAlbums {
 
     private mutating func pass(_ item: ImportItem) async throws -> ImportItem? {
         var current = item
+        // One reading of the clock ends a stage's time and starts the next one's.
+        var started = ContinuousClock.now
         for index in stages.indices {
-            let name = stages[index].name
             reports[index].received += 1
-            let started = ContinuousClock.now
             let decision: StageDecision
             do {
                 decision = try await stages[index].process(current)
             } catch {
                 decision = .fail(reason: String(describing: error))
             }
-            reports[index].seconds += (ContinuousClock.now - started).seconds
+            let ended = ContinuousClock.now
+            reports[index].seconds += (ended - started).seconds
+            started = ended
             switch decision {
             case .pass(let next):
                 reports[index].passed += 1
                 current = next
             case .drop(let reason):
                 reports[index].dropped += 1
-                note(ImportPlan.Entry(.dropped, current, stage: name, reason: reason))
+                note(ImportPlan.Entry(.dropped, current, stage: stages[index].name, reason: reason))
                 return nil
             case .duplicate(let reason):
                 reports[index].dropped += 1
                 duplicates += 1
-                note(ImportPlan.Entry(.duplicate, current, stage: name, reason: reason))
+                note(ImportPlan.Entry(.duplicate, current, stage: stages[index].name, reason: reason))
                 return nil
             case .fail(let reason):
                 reports[index].failed += 1
-                guard dryRun else { throw Self.failure(of: current, in: name, reason: reason) }
-                note(ImportPlan.Entry(.invalid, current, stage: name, reason: reason))
+                guard dryRun else { throw Self.failure(of: current, in: stages[index].name, reason: reason) }
+                note(ImportPlan.Entry(.invalid, current, stage: stages[index].name, reason: reason))
                 return nil
             }
         }
