@@ -355,11 +355,16 @@ public actor Library {
             guard let stored = plan.finish() else { return result }
             var state = plan.newState
             state.current = try await CurrentAlbum.after(stored.edits, current: state.current, in: view)
+            // The count after the save from the count before it (the file as it was, read for
+            // the change): counted in the file saved, it was read whole once more, every album
+            // of a large import in memory at the import's end.
+            let countBefore = stored.albumCountChange == nil ? nil : try await reads.count()
             try await writer.save(LibrarySnapshot(albums: [], state: state, isWhole: false), change: stored)
             // The answers are read from the store by key (``lookupAnswers(_:)``), not kept here.
             state.lookups = [:]
             memento = state
-            publish(plan, state: state, count: try await reads.count())
+            let count = if let countBefore, let change = stored.albumCountChange { countBefore + change } else { try await reads.count() }
+            publish(plan, state: state, count: count)
             return result
         }
         var loaded = try await writer.load()
@@ -451,5 +456,26 @@ extension Configuration {
             ? URL(fileURLWithPath: location).deletingLastPathComponent().path
             : FileManager.default.temporaryDirectory.path
         return configuration
+    }
+}
+
+extension StoredChange {
+    /// How many albums the change adds, less those it removes; nil when it replaces them all.
+    fileprivate var albumCountChange: Int? {
+        func change(_ edits: [LibraryEdit]) -> Int {
+            edits.reduce(0) { total, edit in
+                switch edit {
+                case .insert: total + 1
+                case .remove: total - 1
+                case .update, .move: total
+                }
+            }
+        }
+        switch albums {
+        case .unchanged: return 0
+        case .edits(let edits): return change(edits)
+        case .appending(let run, after: let edits): return change(edits) + run.count
+        case .replaced: return nil
+        }
     }
 }
