@@ -14,8 +14,8 @@ import Testing
         let seenBeforeLast = Atomic(-1)
     }
 
-    /// An export of another tool, without covers: gives its first album, then waits (half a
-    /// minute at most) for the stages to have seen it before it gives the second.
+    /// An export of another tool, without covers: gives its first album, then waits (up to a
+    /// deadline) for the stages to have seen it before it gives the second.
     struct WaitingSource: AlbumSource {
         let probe: Probe
         var name: String { "waiting" }

@@ -84,7 +84,7 @@ extension AlbumField {
 
     /// The field's place in ``scalars``; nil for a field that is not one of them.
     var scalarPlace: Int? {
-        // Compared by name, all short enough to be compared as two words, not hashed.
+        // Compared by name: the fields' names are short, compared without hashing.
         Self.scalars.firstIndex(of: self)
     }
 
