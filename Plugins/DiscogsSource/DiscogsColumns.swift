@@ -15,28 +15,33 @@ enum DiscogsColumns {
         "Collection Media Condition", "Collection Sleeve Condition", "Collection Notes",
     ]
 
-    /// What is known of one of Discogs's own columns: its name in `fields`, and whether it is
-    /// always kept there.
+    /// The columns an album's named fields give (``derived(_:of:)``), each by what gives it.
+    enum Derived: Sendable {
+        case catalogNumber, artist, title, label, format, rating, released, releaseID, dateAdded, notes
+    }
+
+    /// What is known of one of Discogs's own columns: its name in `fields`, and what gives it
+    /// back (nil for one always kept in `fields`).
     struct Column: Sendable {
         /// Its name in `fields` (`discogs.<name>`).
         let field: String
-        /// Whether it is one of `fields` itself (`discogs.folder`…), not a named field's.
-        let keptAsField: Bool
+        /// The named fields that give it; nil when it is one of `fields` itself (`discogs.folder`…).
+        let derived: Derived?
 
-        init(_ name: String, keptAsField: Bool = false) {
+        init(_ name: String, _ derived: Derived?) {
             field = "discogs.\(name)"
-            self.keptAsField = keptAsField
+            self.derived = derived
         }
     }
 
     /// Each of Discogs's own columns, by its name: one lookup a column of a row (the import
     /// reads every column of every row).
     static let columns = [
-        "Catalog#": Column("catalogNumber"), "Artist": Column("artist"), "Title": Column("title"), "Label": Column("label"),
-        "Format": Column("format"), "Rating": Column("rating"), "Released": Column("released"), "release_id": Column("releaseId"),
-        "CollectionFolder": Column("folder", keptAsField: true), "Date Added": Column("dateAdded"),
-        "Collection Media Condition": Column("mediaCondition", keptAsField: true),
-        "Collection Sleeve Condition": Column("sleeveCondition", keptAsField: true), "Collection Notes": Column("notes"),
+        "Catalog#": Column("catalogNumber", .catalogNumber), "Artist": Column("artist", .artist), "Title": Column("title", .title),
+        "Label": Column("label", .label), "Format": Column("format", .format), "Rating": Column("rating", .rating),
+        "Released": Column("released", .released), "release_id": Column("releaseId", .releaseID), "CollectionFolder": Column("folder", nil),
+        "Date Added": Column("dateAdded", .dateAdded), "Collection Media Condition": Column("mediaCondition", nil),
+        "Collection Sleeve Condition": Column("sleeveCondition", nil), "Collection Notes": Column("notes", .notes),
     ]
 
     /// The name in `fields` of the columns a file has beyond ``header`` (a user's custom
@@ -68,35 +73,34 @@ enum DiscogsColumns {
     /// its name, else what its named field gives.
     static func value(_ column: String, of album: some AlbumDetailsCarrier & CoreFields) -> String {
         if let kept = album.fields[fieldName(column)] { return kept }
-        return derived(column, of: album)
+        return columns[column]?.derived.map { derived($0, of: album) } ?? ""
     }
 
-    /// What `derived` gives for `column` once `record` has been imported: its text trimmed and
+    /// What `derived` gives for a column once `record` has been imported: its text trimmed and
     /// normalized as the import's stages make it; what a row must say for the column not to be
     /// kept apart in `fields`.
-    static func asImported(_ column: String, of record: AlbumRecord) -> String {
+    static func asImported(_ column: Derived, of record: AlbumRecord) -> String {
         let value = derived(column, of: record)
         switch column {
-        case "Catalog#", "Artist", "Title", "Label", "Format": return NormalizeStage.normalized(value)
-        case "Collection Notes": return value.trimmingCharacters(in: .whitespacesAndNewlines)
-        default: return value
+        case .catalogNumber, .artist, .title, .label, .format: return NormalizeStage.normalized(value)
+        case .notes: return value.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .rating, .released, .releaseID, .dateAdded: return value
         }
     }
 
-    /// What the album's named fields give for `column` (the export's own spelling).
-    static func derived(_ column: String, of album: some AlbumDetailsCarrier & CoreFields) -> String {
+    /// What the album's named fields give for a column (the export's own spelling).
+    static func derived(_ column: Derived, of album: some AlbumDetailsCarrier & CoreFields) -> String {
         switch column {
-        case "Catalog#": album[.catalogNumber] ?? ""
-        case "Artist": album.artist
-        case "Title": album.title
-        case "Label": album[.label] ?? ""
-        case "Format": album[.format] ?? ""
-        case "Rating": album[.rating] ?? ""
-        case "Released": album[.released] ?? album.year
-        case "release_id": album.ids["discogs"] ?? ""
-        case "Date Added": album[.added].flatMap(Self.dateAdded) ?? ""
-        case "Collection Notes": album[.notes] ?? ""
-        default: ""
+        case .catalogNumber: album[.catalogNumber] ?? ""
+        case .artist: album.artist
+        case .title: album.title
+        case .label: album[.label] ?? ""
+        case .format: album[.format] ?? ""
+        case .rating: album[.rating] ?? ""
+        case .released: album[.released] ?? album.year
+        case .releaseID: album.ids["discogs"] ?? ""
+        case .dateAdded: album[.added].flatMap(Self.dateAdded) ?? ""
+        case .notes: album[.notes] ?? ""
         }
     }
 

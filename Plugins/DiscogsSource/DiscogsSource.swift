@@ -57,7 +57,7 @@ public struct DiscogsCollection: CSVExportFormat {
             let known = DiscogsColumns.columns[column]
             if known == nil { custom.append(column) }
             guard !value.isEmpty else { continue }
-            if let known, !known.keptAsField, DiscogsColumns.asImported(column, of: record) == value { continue }
+            if let derived = known?.derived, DiscogsColumns.asImported(derived, of: record) == value { continue }
             record.fields[known?.field ?? DiscogsColumns.fieldName(column)] = value
         }
         if !custom.isEmpty { record.fields[DiscogsColumns.customColumnsField] = DiscogsColumns.customColumnsText(custom) }

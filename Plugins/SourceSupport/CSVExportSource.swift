@@ -72,6 +72,8 @@ public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
     public var summary: String { format.summary }
     /// Exports other services write.
     public var readsOtherToolsFiles: Bool { true }
+    /// A CSV export names no cover: its albums go through the stages as they are read.
+    public var carriesCovers: Bool { false }
     /// The module that declares the format (`RYMSource`), not this shared reader's.
     public var origin: AdapterOrigin { AdapterOrigin(of: format) }
 

@@ -42,7 +42,7 @@ import Testing
         let store = HandedCovers(folder: workspace.path("store"))
         var staging: CoverStaging? = CoverStaging(parent: workspace.path("parent"), store: store)
         let reader = InputReader(registry: testRegistry(), configuration: Configuration(environment: [:]), hub: NotificationHub())
-        let contents = try await reader.read(bundles, staging: &staging)
+        let (_, contents) = try await reader.read(bundles, staging: &staging)
         let added = try await staging?.commit()
 
         #expect(contents.coversRead == 2)

@@ -143,6 +143,28 @@ import Testing
         #expect(try Data(contentsOf: file) == before)
     }
 
+    /// Each save of a json library says how many albums it holds after it, whatever the change:
+    /// an add, a removal, an import's appended run, an update, an undo, a redo.
+    @Test func eachSaveCountsTheAlbumsAfterIt() async throws {
+        let (library, folder) = try await makeLibrary(2)
+        defer { folder.remove() }
+        let counts = Mutex<[Int]>([])
+        let subscription = library.hub.subscribe { event in
+            if case .saved(_, let count) = event { counts.withLock { $0.append(count) } }
+        }
+        try await library.add(AlbumRecord(title: "T", artist: "A"))
+        try await library.remove([.position(1), .position(2)])
+        var items = (1...3).map { ImportItem(record: AlbumRecord(title: "I\($0)", artist: "B"), label: "in #\($0)", input: "in") }[...]
+        _ = try await library.mergeImport(expecting: 3) { items.popFirst() }
+        try await library.update(.position(1), AlbumPatch(title: "U"))
+        try await library.undo()
+        try await library.undo()
+        try await library.redo()
+        subscription.cancel()
+        #expect(counts.withLock { $0 } == [3, 1, 4, 4, 4, 1, 4])
+        #expect(try await library.albums().count == 4)
+    }
+
     @Test func changesArePublishedOnTheHub() async throws {
         let (library, folder) = try await makeLibrary(2)
         defer { folder.remove() }

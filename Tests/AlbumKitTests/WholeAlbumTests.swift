@@ -122,6 +122,26 @@ import Testing
         #expect(try Album(id: "a", title: "T", artist: "A", details: details).tags == ["drone", "ambient", "idm"])
     }
 
+    /// One-value fields set and taken away again leave details equal, with the same hash, to
+    /// details that never had them; a value that checks to nothing is gone too.
+    @Test func detailsAreEqualHoweverTheirValuesCameAndWent() throws {
+        var cleared = AlbumDetails()
+        cleared[.label] = "Warp"
+        cleared[.label] = nil
+        #expect(cleared == AlbumDetails() && cleared.isEmpty && cleared.hashValue == AlbumDetails().hashValue)
+        var rated = AlbumDetails()
+        rated[.label] = "Warp"
+        rated[.rating] = "4"
+        rated[.label] = ""
+        var direct = AlbumDetails()
+        direct[.rating] = "4"
+        #expect(rated == direct && rated.hashValue == direct.hashValue)
+        #expect(rated[.label] == nil && rated[.rating] == "4" && rated[.tags] == nil)
+        var blank = AlbumDetails()
+        blank[.notes] = "   "
+        #expect(try Album(id: "a", title: "T", artist: "A", details: blank).details == AlbumDetails())
+    }
+
     // MARK: - Readers and writers
 
     @Test func jsonRoundTripsEveryFieldThroughEncoderAndDecoder() throws {

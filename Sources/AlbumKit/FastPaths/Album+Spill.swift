@@ -34,11 +34,12 @@ extension SpillEncoder {
     mutating func details(_ details: AlbumDetails) {
         guard !details.isEmpty else { return byte(0) }
         byte(1)
-        integer(details.values.count)
-        for (name, value) in details.values {
-            // A one-value field by its place in ``AlbumField/scalars`` (the details key each by
-            // its field's own name): read back without its name decoded, looked up and checked.
-            byte(UInt8(AlbumField.scalars.firstIndex { $0.name == name }!))
+        let values = details.values
+        integer(values.reduce(0) { $1 == nil ? $0 : $0 + 1 })
+        for (place, value) in values.enumerated() {
+            // A one-value field by its place in ``AlbumField/scalars``, as the details keep it.
+            guard let value else { continue }
+            byte(UInt8(place))
             text(value)
         }
         integer(details.tags.count)
@@ -105,11 +106,11 @@ extension SpillDecoder {
     mutating func details() throws(AlbumKitError) -> AlbumDetails {
         guard try byte() == 1 else { return AlbumDetails() }
         let valueCount = try count()
-        var values = [String: String](minimumCapacity: valueCount)
+        var values = [String?](repeating: nil, count: AlbumField.scalars.count)
         for _ in 0..<valueCount {
             let place = Int(try byte())
             guard place < AlbumField.scalars.count else { throw Self.unknown("field") }
-            values[AlbumField.scalars[place].name] = try text()
+            values[place] = try text()
         }
         var details = AlbumDetails(checkedValues: values)
         for _ in 0..<(try count()) { details.tags.append(try text()) }

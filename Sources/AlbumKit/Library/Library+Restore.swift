@@ -30,8 +30,8 @@ extension Library {
             }
             staging = CoverStaging(parent: configuration.libraryDirectory, store: storage.covers, direct: current.albums.isEmpty)
             let reader = InputReader(registry: registry, configuration: configuration, hub: hub, progress: LibraryEvent.restoreProgress)
-            let read = try await reader.read([input], staging: &staging)
-            let (replacement, steps) = try Self.snapshot(of: read, input: input)
+            let (items, read) = try await reader.read([input], staging: &staging)
+            let (replacement, steps) = try Self.snapshot(of: items, read, input: input)
             var warnings = read.warnings
             var missing = MissingCoverWarnings()
             for album in replacement.albums {
@@ -59,11 +59,13 @@ extension Library {
 
     /// The library the input describes: its albums in order, each valid, ids unique, and its
     /// memento without a current album that is not among them.
-    private static func snapshot(of contents: InputReader.Contents, input: URL) throws -> (LibrarySnapshot, [Int64: HistoryStep]) {
+    private static func snapshot(
+        of items: Spilled<ImportItem>, _ contents: InputReader.Contents, input: URL
+    ) throws -> (LibrarySnapshot, [Int64: HistoryStep]) {
         var ids = Set<AlbumID>()
         var albums: [Album] = []
-        albums.reserveCapacity(contents.items.count)
-        var items = contents.items.reader()
+        albums.reserveCapacity(items.count)
+        var items = items.reader()
         while let item = try items.next() {
             let album = try item.record.validated(newID: .generate(), label: item.label)
             guard ids.insert(album.id).inserted else {

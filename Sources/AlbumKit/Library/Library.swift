@@ -355,16 +355,15 @@ public actor Library {
             guard let stored = plan.finish() else { return result }
             var state = plan.newState
             state.current = try await CurrentAlbum.after(stored.edits, current: state.current, in: view)
-            // Counted from the library read before the save: a count after it reads the
-            // store again (a json file whole).
-            var count: Int?
-            if let added = stored.addedAlbums { count = try await reads.count() + added }
+            // Counted from the library read before the save: a count after it reads the store
+            // again (a json file whole, every album of a large import in memory at its end).
+            let countBefore = stored.addedAlbums == nil ? nil : try await reads.count()
             try await writer.save(LibrarySnapshot(albums: [], state: state, isWhole: false), change: stored)
             // The answers are read from the store by key (``lookupAnswers(_:)``), not kept here.
             state.lookups = [:]
             memento = state
-            if count == nil { count = try await reads.count() }
-            publish(plan, state: state, count: count ?? 0)
+            let count = if let countBefore, let added = stored.addedAlbums { countBefore + added } else { try await reads.count() }
+            publish(plan, state: state, count: count)
             return result
         }
         var loaded = try await writer.load()

@@ -79,7 +79,14 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
 
     /// The duplicate key of these fields (trimmed, ignoring case), for records not yet validated.
     public static func duplicateKey(artist: String, title: String, year: String) -> String {
-        [artist, title, year].map { $0.trimmingWhiteSpace().lowercased() }.joined(separator: "\u{1F}")
+        // Built in place: a list of the three, mapped and joined, cost two more allocations for
+        // every album `dedupe` sees.
+        var key = artist.trimmingWhiteSpace().lowercased()
+        key.append("\u{1F}")
+        key.append(title.trimmingWhiteSpace().lowercased())
+        key.append("\u{1F}")
+        key.append(year.trimmingWhiteSpace().lowercased())
+        return key
     }
 
     /// Whether ``duplicateKey`` is `key`. A duplicate check asks this of every album of a

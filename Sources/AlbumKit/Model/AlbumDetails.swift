@@ -10,7 +10,7 @@ public struct AlbumDetails: Hashable, Sendable {
     private var box: Box?
 
     private final class Box: @unchecked Sendable {
-        var values: [String: String] = [:]
+        var values: [String?] = []
         var tags: [String] = []
         var ids: [String: String] = [:]
         var tracks: [Track] = []
@@ -36,10 +36,13 @@ public struct AlbumDetails: Hashable, Sendable {
         return box!
     }
 
-    /// The optional one-value fields that are set, by field name, as each keeps its text
-    /// (``AlbumField/canonical(_:album:)``).
-    private(set) var values: [String: String] {
-        get { box?.values ?? [:] }
+    /// The optional one-value fields, by their place in ``AlbumField/scalars``, as each keeps
+    /// its text (``AlbumField/canonical(_:album:)``); empty when none is set, else one entry a
+    /// field, nil where it is absent. An array, not a map by name: a field is set and read by its
+    /// place, with no name hashed (every value of every album an import maps, checks, spills and
+    /// writes).
+    private(set) var values: [String?] {
+        get { box?.values ?? [] }
         set { writable().values = newValue }
         _modify { yield &writable().values }
     }
@@ -92,21 +95,29 @@ public struct AlbumDetails: Hashable, Sendable {
     /// No details.
     public init() {}
 
-    /// Details whose one-value fields are `values`, kept by the names of ``AlbumField/scalars``
-    /// and none empty, as a scratch file's record gives them back: set at once, the map made at
-    /// its size rather than grown a field at a time.
-    init(checkedValues values: [String: String]) {
-        if !values.isEmpty { writable().values = values }
+    /// Details whose one-value fields are `values`, by place in ``AlbumField/scalars`` (one
+    /// entry a field) and none empty, as a scratch file's record gives them back: set at once.
+    init(checkedValues values: [String?]) {
+        precondition(values.count == AlbumField.scalars.count, "one entry for each one-value field")
+        if values.contains(where: { $0 != nil }) { writable().values = values }
     }
 
     /// The value of one of ``AlbumField/scalars`` as text, nil when absent; setting nil or
     /// `""` removes it. Setting another kind of field is a programming error.
     public subscript(field: AlbumField) -> String? {
-        get { values[field.name] }
+        get {
+            guard let box, !box.values.isEmpty, let place = field.scalarPlace else { return nil }
+            return box.values[place]
+        }
         set {
-            precondition(AlbumField.scalars.contains(field), "\(field.name) is not a one-value optional field")
+            guard let place = field.scalarPlace else { preconditionFailure("\(field.name) is not a one-value optional field") }
             let kept = newValue?.isEmpty == true ? nil : newValue
-            if kept != nil || values[field.name] != nil { writable().values[field.name] = kept }
+            guard kept != nil || self[field] != nil else { return }
+            let box = writable()
+            if box.values.isEmpty { box.values = Array(repeating: nil, count: AlbumField.scalars.count) }
+            box.values[place] = kept
+            // None left is no entries, so that details compare equal however they got there.
+            if kept == nil, !box.values.contains(where: { $0 != nil }) { box.values = [] }
         }
     }
 
@@ -121,7 +132,7 @@ public struct AlbumDetails: Hashable, Sendable {
     func validated(album: () -> String) throws(AlbumKitError) -> AlbumDetails {
         var checked = AlbumDetails()
         let values = try Self.checkedValues(values, album: album)
-        if !values.isEmpty { checked.values = values }
+        if values.contains(where: { $0 != nil }) { checked.values = values }
         if tags.count > AlbumLimits.tags { throw .invalidAlbum(album(), field: "tags", "has \(tags.count) entries; the limit is \(AlbumLimits.tags)") }
         var seen = Set<String>()
         for tag in tags {
@@ -142,15 +153,17 @@ public struct AlbumDetails: Hashable, Sendable {
         return checked
     }
 
-    /// The one-value fields checked: each a field of ``AlbumField/scalars``, its text as the
-    /// field keeps it; empty values dropped.
-    private static func checkedValues(_ values: [String: String], album: () -> String) throws(AlbumKitError) -> [String: String] {
-        try kept(values) { name, value throws(AlbumKitError) in
-            guard let field = AlbumField.named(name), AlbumField.scalars.contains(field) else {
-                throw .invalidAlbum(album(), field: name, "is not a one-value field")
-            }
-            return (field.name, try field.canonical(value, album: album()))
+    /// The one-value fields checked: each text as its field keeps it; empty values dropped.
+    /// The array itself is kept when no value changes (most albums: read back, or made
+    /// canonical by their source).
+    private static func checkedValues(_ values: [String?], album: () -> String) throws(AlbumKitError) -> [String?] {
+        var checked = values
+        for (place, value) in values.enumerated() {
+            guard let value else { continue }
+            let kept = try AlbumField.scalars[place].canonical(value, album: album())
+            if !kept.utf8.elementsEqual(value.utf8) { checked[place] = kept.isEmpty ? nil : kept }
         }
+        return checked
     }
 
     /// A map of `ids` or `fields` checked: valid names, at most `limit` entries, each value a
@@ -194,7 +207,10 @@ public struct AlbumDetails: Hashable, Sendable {
     /// About how many bytes the details take as JSON (each text and a few bytes of syntax).
     var estimatedJSONBytes: Int {
         func size(_ map: [String: String]) -> Int { map.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 } }
-        var total = size(values) + size(ids) + size(fields) + tags.reduce(0) { $0 + $1.utf8.count + 3 }
+        var total = size(ids) + size(fields) + tags.reduce(0) { $0 + $1.utf8.count + 3 }
+        for (place, value) in values.enumerated() {
+            if let value { total += AlbumField.scalars[place].name.utf8.count + value.utf8.count + 6 }
+        }
         for track in tracks {
             total += track.title.utf8.count + (track.artist?.utf8.count ?? 0) + size(track.ids) + size(track.fields) + 80
         }

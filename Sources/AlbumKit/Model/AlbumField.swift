@@ -82,6 +82,12 @@ extension AlbumField {
     /// Every field, in the order `show` lists them.
     public static let all: [AlbumField] = core + scalars + [tags, ids, tracks, fields]
 
+    /// The field's place in ``scalars``; nil for a field that is not one of them.
+    var scalarPlace: Int? {
+        // Compared by name: the fields' names are short, compared without hashing.
+        Self.scalars.firstIndex(of: self)
+    }
+
     /// Every field, its name in byte order: the order of an album object's keys in JSON and
     /// property lists.
     static let sortedByName: [AlbumField] = all.sorted { $0.name < $1.name }

@@ -36,21 +36,39 @@ public struct ImportPipeline: Sendable {
         var staging = options.dryRun ? nil : CoverStaging(parent: configuration.libraryDirectory, store: store)
         do {
             let reader = InputReader(registry: registry, configuration: configuration, hub: hub, forcedSource: options.format, strict: options.strict)
-            var contents = try await reader.read(inputs, staging: &staging)
             var run = StageRun(stages: try stagePlan.makeStages(configuration), dryRun: options.dryRun)
+            let scratch = configuration.libraryDirectory
+            let isStored: @Sendable (CoverKey) async -> Bool = { (try? await store.contains($0)) == true }
+            var contents: InputReader.Contents
             let survivors: Spilled<ImportItem>
             let answers: [String: LookupAnswer]
             let requests: [String: Int]
             do {
-                let batch = StageBatch(
-                    library: try await snapshot(), options: options, hub: hub, carriedCovers: contents.covers,
-                    isStored: { (try? await store.contains($0)) == true }, albumCount: contents.items.count)
-                // The carried covers' map (a key for every cover of a large bundle) is the
-                // batch's now, and let go with it before the commit.
-                contents.covers = [:]
-                let scratch = configuration.libraryDirectory
-                survivors = try await ScratchFolder.$current.withValue(scratch) {
-                    try await run.run(contents.items, batch: batch, scratch: scratch)
+                let batch: StageBatch
+                if try inputs.allSatisfy({ try !reader.source(for: SourceInput(at: $0)).carriesCovers }) {
+                    // No cover to wait for: each album goes through the stages as it is read,
+                    // with no scratch file between (one write and one read of every album less),
+                    // and the stages' work beside the reading's.
+                    batch = StageBatch(library: try await snapshot(), options: options, hub: hub, isStored: isStored)
+                    (contents, survivors) = try await ScratchFolder.$current.withValue(scratch) {
+                        try await run.begin(batch, scratch: scratch)
+                        let contents = try await reader.read(inputs, staging: &staging, albums: &run)
+                        return (contents, try await run.end(batch))
+                    }
+                } else {
+                    // The covers stage links an album to covers carried anywhere in the inputs:
+                    // the albums wait in a scratch file until every input is read.
+                    let items: Spilled<ImportItem>
+                    (items, contents) = try await reader.read(inputs, staging: &staging)
+                    batch = StageBatch(
+                        library: try await snapshot(), options: options, hub: hub, carriedCovers: contents.covers, isStored: isStored,
+                        albumCount: items.count)
+                    // The carried covers' map (a key for every cover of a large bundle) is the
+                    // batch's now, and let go with it before the commit.
+                    contents.covers = [:]
+                    survivors = try await ScratchFolder.$current.withValue(scratch) {
+                        try await run.run(items, batch: batch, scratch: scratch)
+                    }
                 }
                 contents.warnings += batch.notedWarnings
                 (answers, requests) = (batch.rememberedAnswers, batch.countedRequests)

@@ -5,19 +5,17 @@ import Foundation
 /// carries against its SHA-256 name (unless its source did: ``CoverCheckingSource``) and stages it, keeps the memento a bundle carries, and
 /// publishes the progress of its workflow (`import.progress`, `restore.progress`).
 struct InputReader {
-    /// What the inputs held.
+    /// What the inputs held besides their albums, gathered as they are read.
     struct Contents {
-        /// The albums read, in input order, in a scratch file until the stages take them.
-        var items: Spilled<ImportItem>
         /// The `state.json` of the last input that carried one.
         var state: StateFile?
-        var warnings: [String]
+        var warnings: [String] = []
         /// Carried cover bytes by the reference albums name them with.
-        var covers: CarriedCovers
-        var coversRead: Int
+        var covers = CarriedCovers()
+        var coversRead = 0
         /// The records of other tools' files that could not be albums, skipped, each with the
         /// number of albums read before it (where it stands in the plan).
-        var skipped: [SkippedRecord]
+        var skipped: [SkippedRecord] = []
     }
 
     /// A record skipped as not an album, and how many albums the inputs gave before it.
@@ -37,28 +35,23 @@ struct InputReader {
     /// (`import --strict`).
     var strict = false
 
-    /// What the inputs held besides their albums, gathered as they are read.
-    private struct Gathered {
-        var state: StateFile?
-        var warnings: [String] = []
-        var covers = CarriedCovers()
-        var coversRead = 0
-        var skipped: [SkippedRecord] = []
-        /// The albums read so far.
-        var items: Spilled<ImportItem>.Writer
-    }
-
     /// Reads `inputs` in order, staging their covers in `staging` (nil: check them only, as a
-    /// dry run does). Errors name the input.
-    func read(_ inputs: [URL], staging: inout CoverStaging?) async throws -> Contents {
-        var contents = Gathered(items: try Spilled.Writer(in: configuration.libraryDirectory))
-        for input in inputs { try await read(input, into: &contents, staging: &staging) }
-        return Contents(
-            items: try contents.items.finish(), state: contents.state, warnings: contents.warnings, covers: contents.covers,
-            coversRead: contents.coversRead, skipped: contents.skipped)
+    /// dry run does); the albums, in input order, go to a scratch file. Errors name the input.
+    func read(_ inputs: [URL], staging: inout CoverStaging?) async throws -> (items: Spilled<ImportItem>, contents: Contents) {
+        var items = try Spilled<ImportItem>.Writer(in: configuration.libraryDirectory)
+        let contents = try await read(inputs, staging: &staging, albums: &items)
+        return (try items.finish(), contents)
     }
 
-    private func read(_ input: URL, into contents: inout Gathered, staging: inout CoverStaging?) async throws {
+    /// Reads `inputs` in order as ``read(_:staging:)`` does, handing each album to `albums` as it
+    /// is read (the stages, for inputs that carry no covers).
+    func read(_ inputs: [URL], staging: inout CoverStaging?, albums: inout some ReadAlbums) async throws -> Contents {
+        var contents = Contents()
+        for input in inputs { try await read(input, into: &contents, albums: &albums, staging: &staging) }
+        return contents
+    }
+
+    private func read(_ input: URL, into contents: inout Contents, albums: inout some ReadAlbums, staging: inout CoverStaging?) async throws {
         let described = try SourceInput(at: input)
         let source = try source(for: described)
         var carried = CarriedCovers()
@@ -78,15 +71,17 @@ struct InputReader {
                 do {
                     try item.check(givingID: false)
                 } catch {
-                    try skip(item.record, label: label, reason: error.description, input: inputPath, into: &contents)
+                    try skip(item.record, label: label, reason: error.description, input: inputPath, albumsBefore: albums.count, into: &contents)
                     continue
                 }
-                try contents.items.append(item)
+                try await albums.take(item)
             case .album(let record, let label):
-                try contents.items.append(ImportItem(record: record, labelled: label, input: inputPath))
+                try await albums.take(ImportItem(record: record, labelled: label, input: inputPath))
             case .invalid(let record, let label, let reason):
                 guard othersFile else { throw AlbumKitError(.invalidAlbum, "\(label): \(reason)") }
-                try skip(record, label: label, reason: reason, input: inputPath, into: &contents)
+                try skip(record, label: label, reason: reason, input: inputPath, albumsBefore: albums.count, into: &contents)
+            case .cover(let path, _) where !source.carriesCovers:
+                throw AlbumKitError(.unreadableInput, "\(input.path) entry \(path): the source '\(source.name)' says its inputs carry no covers, yet it gave one")
             case .cover(let path, let bytes):
                 let key = try checkedKey(bytes, path: path, input: input, hashed: checksCovers)
                 // Bytes an earlier input carried are staged already (one input never carries a
@@ -103,7 +98,7 @@ struct InputReader {
             case .warning(let message):
                 contents.warnings.append(message)
             case .progress(let read, let total):
-                hub.publish(progress(inputPath, contents.items.count, read, total))
+                hub.publish(progress(inputPath, albums.count, read, total))
             }
         }
         // A URL the input's memento resolved to bytes it carries links to those bytes too, so
@@ -117,14 +112,16 @@ struct InputReader {
 
     /// Skips a record of another tool's file that cannot be an album, noting it for the summary
     /// and the plan; with `--strict`, refuses the input instead.
-    private func skip(_ record: AlbumRecord, label: AlbumLabel, reason: String, input: String, into contents: inout Gathered) throws {
+    private func skip(
+        _ record: AlbumRecord, label: AlbumLabel, reason: String, input: String, albumsBefore: Int, into contents: inout Contents
+    ) throws {
         let item = ImportItem(record: record, labelled: label, input: input)
         let sentence = reason.contains(item.label) ? reason : "\(item.label): \(reason)"
         guard !strict else {
             throw AlbumKitError(.invalidAlbum, "\(sentence) (--strict: nothing imported; without it the record is skipped)")
         }
         contents.warnings.append("\(sentence): skipped, not an album")
-        contents.skipped.append(SkippedRecord(entry: ImportPlan.Entry(.invalid, item, reason: reason), albumsBefore: contents.items.count))
+        contents.skipped.append(SkippedRecord(entry: ImportPlan.Entry(.invalid, item, reason: reason), albumsBefore: albumsBefore))
     }
 
     /// What `source` reads with under `configuration`: the limits, `covers.fileRoots`, and
@@ -163,4 +160,17 @@ struct InputReader {
         }
         return actual
     }
+}
+
+/// Where an input's albums go as they are read, in input order: a scratch file
+/// (``Spilled/Writer``), or straight into the stages (``StageRun``).
+protocol ReadAlbums {
+    /// How many albums it took.
+    var count: Int { get }
+    /// Takes the next album.
+    mutating func take(_ item: ImportItem) async throws
+}
+
+extension Spilled.Writer: ReadAlbums where Element == ImportItem {
+    mutating func take(_ item: ImportItem) throws { try append(item) }
 }

@@ -8,16 +8,19 @@ extension AlbumRecord {
     /// and the field rules refuse control characters.
     func repairingControlCharacters() -> AlbumRecord {
         var record = self
-        record.title = title.replacingControlCharacters()
-        record.artist = artist.replacingControlCharacters()
-        record.genre = genre.replacingControlCharacters()
-        record.year = year.replacingControlCharacters()
-        if let coverUrl { record.coverUrl = coverUrl.replacingControlCharacters() }
+        // Each text set only when it holds a control character, as hardly any does: set
+        // anyway, every text of every record was copied and the cover's reference made again.
+        if title.hasControlCharacters() { record.title = title.replacingControlCharacters() }
+        if artist.hasControlCharacters() { record.artist = artist.replacingControlCharacters() }
+        if genre.hasControlCharacters() { record.genre = genre.replacingControlCharacters() }
+        if year.hasControlCharacters() { record.year = year.replacingControlCharacters() }
+        if let coverUrl, coverUrl.hasControlCharacters() { record.coverUrl = coverUrl.replacingControlCharacters() }
         guard !details.isEmpty else { return record }
-        // The values set, not each field looked up; a field's rule looked up only for a value
-        // that holds a control character or a line break.
-        for (name, value) in details.values where value.hasControlCharacters() {
-            guard let field = AlbumField.named(name) else { continue }
+        // The values set, by place, not each field looked up; a field's rule looked up only for
+        // a value that holds a control character or a line break.
+        for (place, value) in details.values.enumerated() {
+            guard let value, value.hasControlCharacters() else { continue }
+            let field = AlbumField.scalars[place]
             let keepingLineBreaks = field.kind == .notes
             if value.hasControlCharacters(keepingLineBreaks: keepingLineBreaks) {
                 record[field] = value.replacingControlCharacters(keepingLineBreaks: keepingLineBreaks)
@@ -63,7 +66,7 @@ extension String {
 
     /// Whether the text holds a control character ``replacingControlCharacters(keepingLineBreaks:)`` replaces.
     func hasControlCharacters(keepingLineBreaks: Bool = false) -> Bool {
-        utf8.contains { Self.isControl(UInt32($0), keepingLineBreaks: keepingLineBreaks) }
+        withUTF8Bytes { bytes in bytes.contains { Self.isControl(UInt32($0), keepingLineBreaks: keepingLineBreaks) } }
     }
 
     /// Below space but tab, and DEL; line breaks too unless `keepingLineBreaks`.

@@ -1,8 +1,10 @@
 import Foundation
 
 /// One import's pass of albums through its stages: each album goes through every stage in
-/// order until one drops or fails it; each stage's counts and time go into its report.
-struct StageRun {
+/// order until one drops or fails it; each stage's counts and time go into its report. The
+/// albums come from a scratch file (``run(_:batch:scratch:)``), or from the reading as it goes
+/// (``ReadAlbums``).
+struct StageRun: ReadAlbums {
     private var stages: [any ImportStage]
     private let dryRun: Bool
     /// Each stage's report, in stage order.
@@ -13,6 +15,10 @@ struct StageRun {
     private(set) var survivorsWithCovers = 0
     /// Every album's fate so far, in input order; nil for an album that passed every stage.
     private var fates: [ImportPlan.Entry?] = []
+    /// The albums that passed every stage so far (from ``begin(_:scratch:)`` to ``end(_:)``).
+    private var survivors: Spilled<ImportItem>.Writer?
+    /// How many albums the stages were given.
+    private(set) var count = 0
 
     init(stages: [any ImportStage], dryRun: Bool) {
         self.stages = stages
@@ -22,24 +28,38 @@ struct StageRun {
 
     /// Runs `items` through the stages, one at a time, and returns those that passed every
     /// one, in order, in a new scratch file in `scratch` (a large import never holds its albums
-    /// at once). A failure stops a real import with an error naming the album and the stage; a
-    /// dry run notes the album as invalid and goes on. Runs once: the stages are let go when
-    /// they have ended.
+    /// at once): ``begin(_:scratch:)``, ``take(_:)`` for each, then ``end(_:)``.
     mutating func run(_ items: Spilled<ImportItem>, batch: StageBatch, scratch: URL) async throws -> Spilled<ImportItem> {
-        for index in stages.indices { try await stages[index].begin(batch) }
-        var survivors = try Spilled<ImportItem>.Writer(in: scratch)
+        try await begin(batch, scratch: scratch)
         var reader = items.reader()
-        while let item = try reader.next() {
-            if let survivor = try await pass(item) {
-                if survivor.cover != nil { survivorsWithCovers += 1 }
-                try survivors.append(survivor)
-            }
-        }
+        while let item = try reader.next() { try await take(item) }
+        return try await end(batch)
+    }
+
+    /// Begins the stages; the survivors will go to a new scratch file in `scratch`.
+    mutating func begin(_ batch: StageBatch, scratch: URL) async throws {
+        for index in stages.indices { try await stages[index].begin(batch) }
+        survivors = try Spilled<ImportItem>.Writer(in: scratch)
+    }
+
+    /// Runs the next album through the stages (after ``begin(_:scratch:)``). A failure stops a
+    /// real import with an error naming the album and the stage; a dry run notes the album as
+    /// invalid and goes on.
+    mutating func take(_ item: ImportItem) async throws {
+        count += 1
+        guard let survivor = try await pass(item) else { return }
+        if survivor.cover != nil { survivorsWithCovers += 1 }
+        try survivors!.append(survivor)
+    }
+
+    /// Ends the stages and returns the albums that passed every one, in order. Runs once: the
+    /// stages are let go when they have ended.
+    mutating func end(_ batch: StageBatch) async throws -> Spilled<ImportItem> {
         for index in stages.indices { try await stages[index].end(batch) }
         // Ended, the stages are let go: what they remember (`dedupe` a key for every album)
         // is not held through the commit.
         stages = []
-        return try survivors.finish()
+        return try survivors.take()!.finish()
     }
 
     /// The plan: each album's fate in input order, survivors by what the commit will do, and
@@ -70,34 +90,36 @@ struct StageRun {
 
     private mutating func pass(_ item: ImportItem) async throws -> ImportItem? {
         var current = item
+        // One reading of the clock ends a stage's time and starts the next one's.
+        var started = ContinuousClock.now
         for index in stages.indices {
-            let name = stages[index].name
             reports[index].received += 1
-            let started = ContinuousClock.now
             let decision: StageDecision
             do {
                 decision = try await stages[index].process(current)
             } catch {
                 decision = .fail(reason: String(describing: error))
             }
-            reports[index].seconds += (ContinuousClock.now - started).seconds
+            let ended = ContinuousClock.now
+            reports[index].seconds += (ended - started).seconds
+            started = ended
             switch decision {
             case .pass(let next):
                 reports[index].passed += 1
                 current = next
             case .drop(let reason):
                 reports[index].dropped += 1
-                note(ImportPlan.Entry(.dropped, current, stage: name, reason: reason))
+                note(ImportPlan.Entry(.dropped, current, stage: stages[index].name, reason: reason))
                 return nil
             case .duplicate(let reason):
                 reports[index].dropped += 1
                 duplicates += 1
-                note(ImportPlan.Entry(.duplicate, current, stage: name, reason: reason))
+                note(ImportPlan.Entry(.duplicate, current, stage: stages[index].name, reason: reason))
                 return nil
             case .fail(let reason):
                 reports[index].failed += 1
-                guard dryRun else { throw Self.failure(of: current, in: name, reason: reason) }
-                note(ImportPlan.Entry(.invalid, current, stage: name, reason: reason))
+                guard dryRun else { throw Self.failure(of: current, in: stages[index].name, reason: reason) }
+                note(ImportPlan.Entry(.invalid, current, stage: stages[index].name, reason: reason))
                 return nil
             }
         }

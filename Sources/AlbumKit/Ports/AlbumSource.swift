@@ -41,6 +41,11 @@ public protocol AlbumSource: Sendable {
     /// that says so and yields a cover whose bytes hash to another name stores it under the
     /// wrong name; the default (false) has every cover hashed as it arrives.
     var checksCoverNames: Bool { get }
+    /// Whether its inputs may carry cover bytes (``SourceItem/cover(path:bytes:)``). When no
+    /// input of an import may, `import` runs each album through the stages as it is read,
+    /// rather than after the last input (an album may name a cover a later input carries); a
+    /// source that says it carries none and yields a cover fails the import.
+    var carriesCovers: Bool { get }
     /// How well this source recognises `input`.
     func match(_ input: SourceInput) -> SourceMatch
     /// The albums and covers in `input`, in the order they are read.
@@ -63,6 +68,9 @@ extension AlbumSource {
 
     /// Its covers are hashed as they arrive.
     public var checksCoverNames: Bool { false }
+
+    /// Its inputs may carry covers.
+    public var carriesCovers: Bool { true }
 
     /// The module its type is declared in.
     public var origin: AdapterOrigin { AdapterOrigin(of: self) }

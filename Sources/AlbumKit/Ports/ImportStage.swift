@@ -199,7 +199,8 @@ public struct StageBatch: Sendable {
     /// Whether the library already stores a cover.
     public let isStored: @Sendable (CoverKey) async -> Bool
     /// How many albums the import read (the stages see at most that many): a stage that
-    /// remembers each album makes room for them once.
+    /// remembers each album makes room for them once. 0 when the stages see each album as it is
+    /// read, before the count is known (inputs that carry no covers: ``AlbumSource/carriesCovers``).
     public let albumCount: Int
     private let notes: BatchNotes
 
