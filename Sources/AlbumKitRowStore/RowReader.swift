@@ -154,30 +154,30 @@ struct RowReader<Connection: RowConnection>: Sendable {
     }
 }
 
-/// Albums gathered row by row into runs of a given size, each handed on when full. A query
+/// Rows gathered one by one into runs of a given size, each handed on when full. A query
 /// reads its rows one after another, never two at once, so the run in the making needs no lock.
-private final class GatheredRuns: @unchecked Sendable {
+final class GatheredRuns<Element>: @unchecked Sendable {
     private let size: Int
-    private let run: @Sendable ([Album]) -> Void
-    private var albums: [Album] = []
+    private let run: @Sendable ([Element]) -> Void
+    private var elements: [Element] = []
 
-    init(size: Int, _ run: @escaping @Sendable ([Album]) -> Void) {
+    init(size: Int, _ run: @escaping @Sendable ([Element]) -> Void) {
         self.size = max(size, 1)
         self.run = run
-        albums.reserveCapacity(self.size)
+        elements.reserveCapacity(self.size)
     }
 
-    /// Adds `album`, handing the run on when it is full.
-    func add(_ album: Album) {
-        albums.append(album)
-        if albums.count == size { flush() }
+    /// Adds `element`, handing the run on when it is full.
+    func add(_ element: Element) {
+        elements.append(element)
+        if elements.count == size { flush() }
     }
 
     /// Hands on what is gathered, if anything.
     func flush() {
-        guard !albums.isEmpty else { return }
-        run(albums)
-        albums = []
-        albums.reserveCapacity(size)
+        guard !elements.isEmpty else { return }
+        run(elements)
+        elements = []
+        elements.reserveCapacity(size)
     }
 }
