@@ -34,6 +34,20 @@ public struct PostgresRowConnection: RowConnection {
         return keys
     }
 
+    /// The digests as one array of text: one statement for any number of them, where an
+    /// argument a digest made the server parse and bind each.
+    public func storedCoverKeys(among digests: [String]) async throws -> [(sha256: String, fileExtension: String)] {
+        var bindings = PostgresBindings()
+        bindings.append(digests)
+        var rows: [(sha256: String, fileExtension: String)] = []
+        let sql = Self.storedCoverKeysInArray.replacingOccurrences(of: "?", with: "$1")
+        for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+            let columns = row.makeRandomAccess()
+            rows.append((try columns[0].decode(String.self), try columns[1].decode(String.self)))
+        }
+        return rows
+    }
+
     private static func query(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresQuery {
         var numbered = ""
         numbered.reserveCapacity(sql.utf8.count + arguments.count * 4)

@@ -24,6 +24,13 @@ public struct SQLiteConnection: RowConnection {
         }
     }
 
+    /// The digests as one JSON array: one statement prepared for any number of them, where an
+    /// argument a digest made a new statement for each count, each argument bound on its own.
+    public func storedCoverKeys(among digests: [String]) async throws -> [(sha256: String, fileExtension: String)] {
+        let list = String(decoding: try JSONEncoder().encode(digests), as: UTF8.self)
+        return try await query(Self.storedCoverKeysInJSON, [.text(list)]) { (try $0.text(0), try $0.text(1)) }
+    }
+
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
         StatementArguments(values.map { value -> DatabaseValue in
             switch value {

@@ -46,6 +46,10 @@ public protocol RowConnection: Sendable {
     /// Every album's sort key, in order (``RowStoreSQL/everyKey``). By default a row a key; an
     /// engine that hands each row over at a cost of its own may read them in fewer.
     func everyKey() async throws -> [Double]
+    /// The digest and extension of each stored cover whose digest is one of `digests`. By
+    /// default an argument a digest (``RowStoreSQL/storedCoverKeys(count:)``); an engine that
+    /// takes a list as one argument may pass them so, and prepare one statement for any number.
+    func storedCoverKeys(among digests: [String]) async throws -> [(sha256: String, fileExtension: String)]
 }
 
 extension RowConnection {
@@ -53,9 +57,21 @@ extension RowConnection {
         try await query(RowStoreSQL.everyKey, []) { try $0.real(0) }
     }
 
+    public func storedCoverKeys(among digests: [String]) async throws -> [(sha256: String, fileExtension: String)] {
+        try await query(RowStoreSQL.storedCoverKeys(count: digests.count), digests.map { .text($0) }) { (try $0.text(0), try $0.text(1)) }
+    }
+
     /// ``everyKey()``'s statement as one row holding the keys in an array, null when there are
     /// none (``RowStoreSQL/everyKeyInOneRow``), for an engine's own ``everyKey()``.
     public static var everyKeyInOneRow: String { RowStoreSQL.everyKeyInOneRow }
+
+    /// ``storedCoverKeys(among:)``'s statement with the digests as one argument, a JSON array
+    /// of strings (SQLite's `json_each`), for an engine's own ``storedCoverKeys(among:)``.
+    public static var storedCoverKeysInJSON: String { RowStoreSQL.storedCoverKeysInJSON }
+
+    /// ``storedCoverKeys(among:)``'s statement with the digests as one argument, an array of
+    /// text (PostgreSQL's `= ANY`), for an engine's own ``storedCoverKeys(among:)``.
+    public static var storedCoverKeysInArray: String { RowStoreSQL.storedCoverKeysInArray }
 
     /// The first row of a query, if any.
     public func first<Row: Sendable>(_ sql: String, _ arguments: [SQLValue] = [], _ read: @escaping @Sendable (any SQLRow) throws -> Row)

@@ -73,16 +73,13 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
         }
     }
 
-    /// One query for the whole batch (`sha256 IN (…)`), matched back to the keys in Swift.
+    /// One query for the whole batch (``RowConnection/storedCoverKeys(among:)``), matched back
+    /// to the keys in Swift.
     func storedKeys(among keys: [CoverKey]) async throws -> Set<CoverKey> {
         guard !keys.isEmpty else { return [] }
         let digests = Array(Set(keys.map(\.sha256)))
-        let rows = try await store.withReader(transaction: false) { reader in
-            try await reader.connection.query(RowStoreSQL.storedCoverKeys(count: digests.count), digests.map { .text($0) }) {
-                CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1))
-            }
-        }
-        return Set(rows).intersection(keys)
+        let rows = try await store.withReader(transaction: false) { reader in try await reader.connection.storedCoverKeys(among: digests) }
+        return Set(rows.map { CoverKey(sha256: $0.sha256, fileExtension: $0.fileExtension) }).intersection(keys)
     }
 
     func keys() async throws -> [CoverKey] {

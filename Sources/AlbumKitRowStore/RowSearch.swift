@@ -1,4 +1,5 @@
 import AlbumKit
+import Synchronization
 
 /// A row store's ``LibraryTextSearch``: the database finds the albums whose search columns
 /// hold a query's words, and positions come from the ``BlockIndex`` — a count within a block
@@ -15,27 +16,72 @@ extension StoreReads: LibraryTextSearch {
     func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where test: SearchedTest)
         async throws -> (generation: Int64, places: [Double], albums: [Album])
     {
+        let read = Mutex<[(place: Double, album: Album)]>([])
+        let found = try await scan(words, details: details, where: test, inRunsOf: RowReader<Driver.Connection>.keysPerRead, positioned: false) { run in
+            read.withLock { $0 += run }
+        }
+        var kept = read.withLock { $0 }
+        if zip(kept, kept.dropFirst()).contains(where: { $0.place >= $1.place }) { kept.sort { $0.place < $1.place } }
+        return (found.generation, found.places, albums ? kept.map(\.album) : [])
+    }
+
+    func positionedMatches(
+        holding words: [SearchWord], details: Set<AlbumField>, where test: SearchedTest, inRunsOf size: Int,
+        _ run: @escaping @Sendable ([(place: Double, album: Album)]) -> Void
+    ) async throws -> (generation: Int64, positions: [Int]) {
+        let found = try await scan(words, details: details, where: test, inRunsOf: size, positioned: true, run)
+        return (found.generation, found.positions)
+    }
+
+    /// Reads the albums holding `words` that `test` keeps, handing them to `run` as they come
+    /// (in the engine's order: sorting them by key would spill to disk in PostgreSQL for a
+    /// common word); returns their places in library order and, when `positioned`, their
+    /// 0-based positions (else none). Once the albums kept are many enough that placing them
+    /// reads every key (``RowReader/readsEveryKey(placing:_:)``), the keys are read on a
+    /// connection of their own while this one reads on, and must be those of the same generation.
+    private func scan(
+        _ words: [SearchWord], details: Set<AlbumField>, where test: SearchedTest, inRunsOf size: Int, positioned: Bool,
+        _ run: @escaping @Sendable ([(place: Double, album: Album)]) -> Void
+    ) async throws -> (generation: Int64, places: [Double], positions: [Int]) {
         let wanted = details.filter { !$0.isCore }
         var folded = false
         if case .folded = test { folded = true }
         let sql = RowStoreSQL.albumsHolding(words, details: !wanted.isEmpty, folded: folded, throughKeys: store.driver.searchesThroughKeys)
-        return try await store.withReader(transaction: true) { [rows = store.rows] reader in
-            let generation = try await reader.header().generation
-            // Rows come in the engine's order (sorting them by key would spill to disk in
-            // PostgreSQL for a common word); only those kept are held, then put in order
-            // unless they came in order (SQLite's search index walks it).
-            var kept = try await reader.connection.query(sql, words.map(RowStoreSQL.pattern)) { row -> StoredAlbum? in
-                switch test {
-                case .album(let keep):
-                    let stored = try rows.album(row, details: wanted)
-                    return keep(stored.album) ? stored : nil
-                case .folded(let keep):
-                    let text = FoldedAlbum(core: try row.text(RowStoreSQL.foldedColumn), text: try row.text(RowStoreSQL.foldedColumn + 1))
-                    return keep(text) ? try rows.album(row, details: wanted) : nil
+        return try await store.withReader(transaction: true) { [store, rows = store.rows] reader in
+            let (blocks, generation) = try await store.blocks(reader)
+            let gathered = GatheredRuns(size: size, run)
+            let read = Mutex<(places: [Double], everyKey: Task<(generation: Int64, keys: [Double]), any Error>?)>(([], nil))
+            do {
+                _ = try await reader.connection.query(sql, words.map(RowStoreSQL.pattern)) { row in
+                    let stored: StoredAlbum
+                    switch test {
+                    case .album(let keep):
+                        stored = try rows.album(row, details: wanted)
+                        guard keep(stored.album) else { return }
+                    case .folded(let keep):
+                        guard keep(FoldedAlbum(core: try row.text(RowStoreSQL.foldedColumn), text: try row.text(RowStoreSQL.foldedColumn + 1))) else { return }
+                        stored = try rows.album(row, details: wanted)
+                    }
+                    gathered.add((stored.key, stored.album))
+                    read.withLock { read in
+                        read.places.append(stored.key)
+                        if positioned, read.everyKey == nil, RowReader<Driver.Connection>.readsEveryKey(placing: read.places.count, blocks) {
+                            read.everyKey = Task { try await store.withReader(transaction: true) { (try await $0.header().generation, try await $0.connection.everyKey()) } }
+                        }
+                    }
                 }
-            }.compactMap { $0 }
-            if zip(kept, kept.dropFirst()).contains(where: { $0.key >= $1.key }) { kept.sort { $0.key < $1.key } }
-            return (generation, kept.map(\.key), albums ? kept.map(\.album) : [])
+                gathered.flush()
+            } catch {
+                read.withLock { $0.everyKey?.cancel() }
+                throw error
+            }
+            var (places, everyKey) = read.withLock { $0 }
+            if zip(places, places.dropFirst()).contains(where: { $0 >= $1 }) { places.sort() }
+            guard positioned else { return (generation, places, []) }
+            guard let everyKey else { return (generation, places, try await reader.positions(of: places, blocks)) }
+            let every = try await everyKey.value
+            guard every.generation == generation else { throw LibraryMovedOn() }
+            return (generation, places, RowReader<Driver.Connection>.positions(of: places, in: every.keys))
         }
     }
 
@@ -97,10 +143,7 @@ extension RowReader {
     /// cheaper is taken, and either is one statement (counts go `keysPerRead` keys a
     /// statement), not one per block.
     func positions(of keys: [Double], _ blocks: BlockIndex) async throws -> [Int] {
-        if keys.count * BlockIndex.target / 2 > blocks.total {
-            let every = try await connection.everyKey()
-            return keys.map { key in Self.index(of: key, in: every) }
-        }
+        if Self.readsEveryKey(placing: keys.count, blocks) { return Self.positions(of: keys, in: try await connection.everyKey()) }
         var positions: [Int] = []
         positions.reserveCapacity(keys.count)
         var start = 0
@@ -123,6 +166,17 @@ extension RowReader {
             start += batch.count
         }
         return positions
+    }
+
+    /// Whether ``positions(of:_:)`` places `count` keys by reading every key (else by
+    /// counting within their blocks): the cheaper of the two.
+    static func readsEveryKey(placing count: Int, _ blocks: BlockIndex) -> Bool {
+        count * BlockIndex.target / 2 > blocks.total
+    }
+
+    /// The 0-based positions of `keys` (each one of `every`, the library's keys in order).
+    static func positions(of keys: [Double], in every: [Double]) -> [Int] {
+        keys.map { key in index(of: key, in: every) }
     }
 
     /// How many of `sorted` (increasing) are below `key`.

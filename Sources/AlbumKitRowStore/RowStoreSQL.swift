@@ -175,6 +175,10 @@ enum RowStoreSQL {
         "SELECT sha256, file_extension FROM albumkit_covers WHERE sha256 IN ("
             + repeatElement("?", count: count).joined(separator: ", ") + ")"
     }
+    /// ``storedCoverKeys(count:)`` with the digests as one JSON array (SQLite).
+    static let storedCoverKeysInJSON = "SELECT sha256, file_extension FROM albumkit_covers WHERE sha256 IN (SELECT value FROM json_each(?))"
+    /// ``storedCoverKeys(count:)`` with the digests as one array of text (PostgreSQL).
+    static let storedCoverKeysInArray = "SELECT sha256, file_extension FROM albumkit_covers WHERE sha256 = ANY(?)"
     static let hasCover = "SELECT count(*) FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
     static let coverKeys = "SELECT sha256, file_extension FROM albumkit_covers ORDER BY sha256, file_extension"
     static let removeCover = "DELETE FROM albumkit_covers WHERE sha256 = ? AND file_extension = ? RETURNING length(bytes)"

@@ -234,6 +234,13 @@ struct CountingSearch: LibraryTextSearch {
         reads.calls.called()
         return try await base.matches(holding: words, details: details, albums: albums, where: test)
     }
+    func positionedMatches(
+        holding words: [SearchWord], details: Set<AlbumField>, where test: SearchedTest, inRunsOf size: Int,
+        _ run: @escaping @Sendable ([(place: Double, album: Album)]) -> Void
+    ) async throws -> (generation: Int64, positions: [Int]) {
+        reads.calls.called()
+        return try await base.positionedMatches(holding: words, details: details, where: test, inRunsOf: size, run)
+    }
     func firstMatches(holding words: [SearchWord], details: Set<AlbumField>, count: Int, budget: Int, where keep: @escaping @Sendable (Album) -> Bool)
         async throws -> FirstMatches
     {

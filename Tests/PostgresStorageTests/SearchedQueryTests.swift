@@ -134,6 +134,53 @@ import Testing
         }
     }
 
+    /// A listing of a search that many albums match (`list label:warp`) comes from the store in
+    /// several runs, whose covers are looked up while it reads on, and places them by reading
+    /// every key at once: albums, positions and cover states (stored, missing, none) are those
+    /// the held albums give, in SQLite and, when a server is at hand, PostgreSQL — also once
+    /// changes have moved rows out of the order the engine reads them in (PostgreSQL rewrites an
+    /// updated row at the end of its table).
+    @Test func aListingOfManyMatchesReadInRunsGivesWhatTheHeldAlbumsGive() async throws {
+        let folder = try TemporaryFolder("searched-runs")
+        defer { folder.remove() }
+        var storages: [any StorageBackend] = [
+            FileStorage(file: folder.path("library.json"), format: JSONFormat(), coversFolder: folder.path("covers")),
+            SQLiteStorage(file: folder.path("library.sqlite")),
+        ]
+        if TestServer.enabled { storages.append(try PostgresStorage(url: try await TestServer.freshDatabase())) }
+        let absent = CoverKey(sha256: String(repeating: "e", count: 64), fileExtension: "jpg")
+        var libraries: [Library] = []
+        for storage in storages {
+            try await storage.create()
+            let stored = try await storage.covers.put(Data([0x89, 0x50, 0x4E, 0x47, 7]), fileExtension: "png")
+            let albums = try (0..<12_000).map { index in
+                var details = AlbumDetails()
+                details[.label] = ["Warp", "WÁRP Records", "Warp Records", "Ninja Tune", "Ninja Tune"][index % 5]
+                return try Album(
+                    id: AlbumID("id-\(index)"), title: "Album \(index)", artist: "Artist \(index % 7)",
+                    coverUrl: [stored.bundlePath, absent.bundlePath, nil][index % 3], details: details)
+            }
+            try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+            let library = try await Library.open(storage, hub: NotificationHub())
+            _ = try await library.update((0..<40).map { AlbumID("id-\($0 * 3)") }, AlbumPatch(title: "Renamed"))
+            _ = try await library.remove([.position(5)])
+            libraries.append(library)
+        }
+        for text in ["label:warp", "label:wárp", "label:records ^artist:3"] {
+            let query = try AlbumQuery(parsing: text)
+            let expected = try await libraries[0].listed(matching: query)
+            #expect(expected.count > 4_096, "'\(text)' matches \(expected.count) albums: too few for several runs")
+            for library in libraries.dropFirst() {
+                var listed: [ListedAlbum] = []
+                for try await page in library.listedPages(matching: query, details: []) { listed += page }
+                #expect(listed.map(\.position) == expected.map(\.position), "'\(text)'")
+                #expect(listed.map(\.album.id) == expected.map(\.album.id), "'\(text)'")
+                #expect(listed.map(\.album.title) == expected.map(\.album.title), "'\(text)'")
+                #expect(listed.map(\.cover) == expected.map(\.cover), "'\(text)'")
+            }
+        }
+    }
+
     /// The first page of a search a third of the library matches, in library order, is read
     /// only as far as it needs: its albums, positions and current album are those the held
     /// albums give, and its total an estimate (`totalIsExact` false) close to the count; a page

@@ -166,16 +166,24 @@ extension Library {
 
     /// `albums`, each at its 0-based position, with their covers, as ``entries(_:from:)``.
     func entries(_ albums: [(position: Int, album: Album)]) async -> [AlbumPage.Entry] {
-        let judged = albums.map { CoverState.judged($0.album, resolutions: memento.covers) }
+        let covers = await judgedCovers(albums.map(\.album))
+        return albums.indices.map { index in
+            AlbumPage.Entry(
+                listed: ListedAlbum(position: albums[index].position + 1, album: albums[index].album, cover: covers[index].state),
+                coverKey: covers[index].storedKey, coverFailure: coverFailure(of: albums[index].album))
+        }
+    }
+
+    /// The state of each of `albums`' covers, and its key when stored: the memento judges each,
+    /// and the store is asked once which of the keys it leaves open it holds (every one
+    /// missing when the store cannot be read).
+    func judgedCovers(_ albums: [Album]) async -> [(state: CoverState, storedKey: CoverKey?)] {
+        let judged = albums.map { CoverState.judged($0, resolutions: memento.covers) }
         let keys = judged.compactMap(\.key)
         let stored = keys.isEmpty ? [] : (try? await storage.covers.storedKeys(among: keys)) ?? []
-        return albums.indices.map { index in
-            let (state, key) = judged[index]
+        return judged.map { state, key in
             let storedKey = key.flatMap { stored.contains($0) ? $0 : nil }
-            let cover = key == nil ? state : (storedKey == nil ? .missing : .stored)
-            return AlbumPage.Entry(
-                listed: ListedAlbum(position: albums[index].position + 1, album: albums[index].album, cover: cover), coverKey: storedKey,
-                coverFailure: coverFailure(of: albums[index].album))
+            return (key == nil ? state : (storedKey == nil ? .missing : .stored), storedKey)
         }
     }
 

@@ -138,16 +138,28 @@ extension Library {
         guard let search = textSearch else { return false }
         if !query.needsCoverState, !query.looksAtPositions, let words = SearchedMatches.words(of: query) {
             // Every term can be checked on the album alone: one pass reads and checks the
-            // albums holding the words, with what the listing shows.
+            // albums holding the words, with what the listing shows, and the covers of those
+            // read are looked up (on a connection of their own) while the store reads on.
             let (test, read) = Self.test(of: query, showing: details)
             for _ in 0..<SearchedMatches.attempts {
-                let found = try await search.matches(holding: words, details: read, albums: true, where: test)
+                let (runs, handed) = AsyncStream.makeStream(of: [(place: Double, album: Album)].self)
+                async let found = {
+                    defer { handed.finish() }
+                    return try await search.positionedMatches(holding: words, details: read, where: test, inRunsOf: SearchedMatches.run) {
+                        handed.yield($0)
+                    }
+                }()
+                var covered: [(place: Double, album: Album, cover: CoverState)] = []
+                for await run in runs {
+                    for (matched, cover) in zip(run, await judgedCovers(run.map(\.album))) { covered.append((matched.place, matched.album, cover.state)) }
+                }
                 let positions: [Int]
-                do { positions = try await search.positions(of: found.places, generation: found.generation) } catch is LibraryMovedOn { continue }
+                do { positions = try await found.positions } catch is LibraryMovedOn { continue }
+                if zip(covered, covered.dropFirst()).contains(where: { $0.place >= $1.place }) { covered.sort { $0.place < $1.place } }
                 var start = 0
-                while start < positions.count {
-                    let end = min(positions.count, start + SearchedMatches.run)
-                    listing.yield(await entries((start..<end).map { (position: positions[$0], album: found.albums[$0]) }).map(\.listed))
+                while start < covered.count {
+                    let end = min(covered.count, start + SearchedMatches.run)
+                    listing.yield((start..<end).map { ListedAlbum(position: positions[$0] + 1, album: covered[$0].album, cover: covered[$0].cover) })
                     start = end
                 }
                 return true

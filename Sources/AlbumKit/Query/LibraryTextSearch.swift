@@ -16,6 +16,16 @@ package protocol LibraryTextSearch: LibraryPointReads {
     /// `details` names; and the generation they were read at.
     func matches(holding words: [SearchWord], details: Set<AlbumField>, albums: Bool, where test: SearchedTest)
         async throws -> (generation: Int64, places: [Double], albums: [Album])
+    /// The albums holding every one of `words` that `test` accepts, with the details `details`
+    /// names, handed to `run` as the store reads them, `size` at a time, each with its place
+    /// (in the store's order, which need not be the library's: a caller may look at them
+    /// meanwhile); then the 0-based positions of all of them in library order, and the
+    /// generation they were read at. Throws ``LibraryMovedOn`` when the positions could not be
+    /// read at that generation.
+    func positionedMatches(
+        holding words: [SearchWord], details: Set<AlbumField>, where test: SearchedTest, inRunsOf size: Int,
+        _ run: @escaping @Sendable ([(place: Double, album: Album)]) -> Void
+    ) async throws -> (generation: Int64, positions: [Int])
     /// The first albums in library order holding every one of `words` that `keep` accepts:
     /// those holding the words are read in order, with the details `details` names, until
     /// `count` are accepted or `budget` are read (a batch may read a little past either).
