@@ -15,9 +15,10 @@ enum DiscogsColumns {
         "Collection Media Condition", "Collection Sleeve Condition", "Collection Notes",
     ]
 
-    /// The columns an album's named fields give (``derived(_:of:)``), each by what gives it.
-    enum Derived: Sendable {
-        case catalogNumber, artist, title, label, format, rating, released, releaseID, dateAdded, notes
+    /// The columns an album's named fields give (``derived(_:of:)``), each by what gives it;
+    /// its raw value is the column's name in `fields`.
+    enum Derived: String, Sendable {
+        case catalogNumber, artist, title, label, format, rating, released, releaseID = "releaseId", dateAdded, notes
     }
 
     /// What is known of one of Discogs's own columns: its name in `fields`, and what gives it
@@ -28,20 +29,26 @@ enum DiscogsColumns {
         /// The named fields that give it; nil when it is one of `fields` itself (`discogs.folder`…).
         let derived: Derived?
 
-        init(_ name: String, _ derived: Derived?) {
-            field = "discogs.\(name)"
+        /// A column the named fields give, named in `fields` as what gives it.
+        init(_ derived: Derived) {
+            field = "discogs.\(derived.rawValue)"
             self.derived = derived
+        }
+
+        /// A column always kept in `fields`, under `name`.
+        init(kept name: String) {
+            field = "discogs.\(name)"
+            derived = nil
         }
     }
 
     /// Each of Discogs's own columns, by its name: one lookup a column of a row (the import
     /// reads every column of every row).
     static let columns = [
-        "Catalog#": Column("catalogNumber", .catalogNumber), "Artist": Column("artist", .artist), "Title": Column("title", .title),
-        "Label": Column("label", .label), "Format": Column("format", .format), "Rating": Column("rating", .rating),
-        "Released": Column("released", .released), "release_id": Column("releaseId", .releaseID), "CollectionFolder": Column("folder", nil),
-        "Date Added": Column("dateAdded", .dateAdded), "Collection Media Condition": Column("mediaCondition", nil),
-        "Collection Sleeve Condition": Column("sleeveCondition", nil), "Collection Notes": Column("notes", .notes),
+        "Catalog#": Column(.catalogNumber), "Artist": Column(.artist), "Title": Column(.title), "Label": Column(.label),
+        "Format": Column(.format), "Rating": Column(.rating), "Released": Column(.released), "release_id": Column(.releaseID),
+        "CollectionFolder": Column(kept: "folder"), "Date Added": Column(.dateAdded), "Collection Media Condition": Column(kept: "mediaCondition"),
+        "Collection Sleeve Condition": Column(kept: "sleeveCondition"), "Collection Notes": Column(.notes),
     ]
 
     /// The name in `fields` of the columns a file has beyond ``header`` (a user's custom
