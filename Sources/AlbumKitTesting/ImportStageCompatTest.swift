@@ -12,8 +12,9 @@ import Foundation
 /// It checks that the stage carries its factory's name; that each stage the factory makes
 /// starts fresh (two stages given the same batch decide the same); that it decides once for
 /// every album and leaves every album it passes valid, with its label and input; that
-/// `begin` and `end` can be called around a batch; and that it writes nothing (a library
-/// folder is byte for byte the same afterwards). Throws a ``CompatFailure`` naming the promise
+/// `begin` and `end` can be called around a batch; that it takes a batch's `albumCount` of 0
+/// as not known, not as a bound (it decides for many albums all the same); and that it writes
+/// nothing (a library folder is byte for byte the same afterwards). Throws a ``CompatFailure`` naming the promise
 /// broken.
 public struct ImportStageCompatTest {
     private let factory: ImportStageFactory
@@ -34,7 +35,8 @@ public struct ImportStageCompatTest {
         let library = try await Library.open(storage, hub: NotificationHub())
         try await library.add(AlbumRecord(id: "held-1", title: "Low", artist: "David Bowie", year: "1977"))
         let before = Self.hashes(of: folder.url)
-        let batch = StageBatch(library: try await library.snapshot(), options: ImportOptions(), hub: NotificationHub())
+        let snapshot = try await library.snapshot()
+        let batch = StageBatch(library: snapshot, options: ImportOptions(), hub: NotificationHub(), albumCount: Self.items.count)
 
         var first = try factory.make(StageContext(configuration: configuration))
         try expect(first.name == factory.name, "the stage is named '\(first.name)', but its factory registers '\(factory.name)'")
@@ -52,8 +54,35 @@ public struct ImportStageCompatTest {
                 throw CompatFailure("it passed \(item.label) on invalid: \(error)")
             }
         }
+        try await seesMoreThanAnUnknownCount(StageBatch(library: snapshot, options: ImportOptions(), hub: NotificationHub()))
         try expect(Self.hashes(of: folder.url) == before, "the library folder changed: a stage must write nothing")
     }
+
+    /// An import that runs each album through the stages as it is read does not know how many
+    /// there will be: its batch's ``StageBatch/albumCount`` is 0, and the stage must decide for
+    /// many more albums all the same.
+    private func seesMoreThanAnUnknownCount(_ batch: StageBatch) async throws {
+        let many = (1...Self.unknownCountAlbums).map { number in
+            ImportItem(
+                record: AlbumRecord(id: AlbumID("compat-many-\(number)"), title: "Album \(number)", artist: "Artist \(number)", year: "1990"),
+                label: "many.json #\(number) 'Album \(number)'", input: "many.json")
+        }
+        var stage = try factory.make(StageContext(configuration: configuration))
+        var decided = 0
+        do {
+            try await stage.begin(batch)
+            for item in many {
+                _ = try await stage.process(item)
+                decided += 1
+            }
+            try await stage.end(batch)
+        } catch {
+            throw CompatFailure("stage '\(factory.name)': with albumCount 0 (not known before the albums arrive), it failed after \(decided) albums: \(error)")
+        }
+    }
+
+    /// More albums than any table a stage makes room in before its first grows.
+    private static let unknownCountAlbums = 200
 
     private func decide(_ stage: inout any ImportStage, _ batch: StageBatch) async throws -> [StageDecision] {
         try await stage.begin(batch)

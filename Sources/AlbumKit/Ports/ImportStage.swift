@@ -198,9 +198,11 @@ public struct StageBatch: Sendable {
     public let carriedCovers: CarriedCovers
     /// Whether the library already stores a cover.
     public let isStored: @Sendable (CoverKey) async -> Bool
-    /// How many albums the import read (the stages see at most that many): a stage that
-    /// remembers each album makes room for them once. 0 when the stages see each album as it is
-    /// read, before the count is known (inputs that carry no covers: ``AlbumSource/carriesCovers``).
+    /// How many albums the import read, when it read them all before the stages began: a hint
+    /// for a stage that remembers each album to make room for them once (the stages see at
+    /// most that many then). 0 when the count is not known before the albums arrive (the stages
+    /// see each album as it is read: inputs that carry no covers, ``AlbumSource/carriesCovers``);
+    /// never a bound then: the stages may see any number of albums.
     public let albumCount: Int
     private let notes: BatchNotes
 
