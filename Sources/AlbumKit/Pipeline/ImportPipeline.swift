@@ -52,7 +52,17 @@ public struct ImportPipeline: Sendable {
                     batch = StageBatch(library: try await snapshot(), options: options, hub: hub, isStored: isStored)
                     (contents, survivors) = try await ScratchFolder.$current.withValue(scratch) {
                         try await run.begin(batch, scratch: scratch)
-                        let contents = try await reader.read(inputs, staging: &staging, albums: &run)
+                        let contents: InputReader.Contents
+                        do {
+                            contents = try await reader.read(inputs, staging: &staging, albums: &run)
+                        } catch {
+                            // An input that failed to read after the stages began (unreadable,
+                            // refused by --strict or a limit) left them sound: they end as after
+                            // their last album (a plugin's program finishes, not stopped), what
+                            // they made let go, and the import fails with the reading's error.
+                            if !run.stageFailed { _ = try? await run.end(batch) }
+                            throw error
+                        }
                         return (contents, try await run.end(batch))
                     }
                 } else {

@@ -19,6 +19,9 @@ struct StageRun: ReadAlbums {
     private var survivors: Spilled<ImportItem>.Writer?
     /// How many albums the stages were given.
     private(set) var count = 0
+    /// Whether a stage failed an album in a real import (which stops there, the stages not
+    /// ended: the one that failed may be in no state to end).
+    private(set) var stageFailed = false
 
     init(stages: [any ImportStage], dryRun: Bool) {
         self.stages = stages
@@ -118,7 +121,10 @@ struct StageRun: ReadAlbums {
                 return nil
             case .fail(let reason):
                 reports[index].failed += 1
-                guard dryRun else { throw Self.failure(of: current, in: stages[index].name, reason: reason) }
+                guard dryRun else {
+                    stageFailed = true
+                    throw Self.failure(of: current, in: stages[index].name, reason: reason)
+                }
                 note(ImportPlan.Entry(.invalid, current, stage: stages[index].name, reason: reason))
                 return nil
             }

@@ -17,7 +17,9 @@ import Synchronization
 ///   album, so a failure anywhere leaves the library exactly as it was.
 /// - ``begin(_:)`` and ``end(_:)`` run before the first and after the last album; both see the
 ///   library as it was when the import began (``StageBatch/library``). Either may throw to
-///   fail the import.
+///   fail the import. An input that fails to read after the stages began (they see albums as
+///   they are read when no input carries covers) ends them all the same; a stage's failure
+///   does not: a stage holding something lets it go when it is dropped.
 /// - Everything a stage gets is untrusted input: a stage that changes fields must leave them
 ///   valid (the commit validates again and fails the import naming the album otherwise).
 ///
