@@ -6,8 +6,8 @@ import Testing
 
 /// PostgreSQL's rows come on the tasks' shared threads, where a store must not block; it
 /// still reads only a few runs ahead of an export slower than it, read as the export reads (the
-/// details as text; the runs that wait are held in memory: BENCHMARKS.md, peak memory of
-/// `albumkit export`), waiting between its statements without holding a thread.
+/// details as text; the runs that wait are held in memory: BENCHMARKS.md, "Peak
+/// memory of `albumkit import` and `export`"), waiting between its statements without holding a thread.
 @Suite(.enabled(if: TestServer.enabled, TestServer.skipNote))
 struct PostgresReadAheadTests {
     @Test func theStoreReadsOnlyAFewRunsAheadOfASlowExport() async throws {

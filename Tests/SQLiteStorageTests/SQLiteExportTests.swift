@@ -73,8 +73,8 @@ import Testing
     }
 
     /// The store reads only a few runs ahead of an export slower than it, read as the export
-    /// reads (the details as text): the runs that wait are held in memory (BENCHMARKS.md, peak
-    /// memory of `albumkit export`).
+    /// reads (the details as text): the runs that wait are held in memory (BENCHMARKS.md, "Peak
+    /// memory of `albumkit import` and `export`").
     @Test func theStoreReadsOnlyAFewRunsAheadOfASlowExport() async throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
