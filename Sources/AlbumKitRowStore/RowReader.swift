@@ -133,19 +133,28 @@ struct RowReader<Connection: RowConnection>: Sendable {
     /// at most `size`, each element read with its key by `read` and each run handed to `run`.
     /// Each statement waits until the consumer has room for its run (``ReadingBound/room()``):
     /// a store whose rows come on the tasks' shared threads is so held back without blocking one.
+    /// A run starts after the last key of the one before, so rows sharing a key across two runs
+    /// (which ``SortKeys`` never writes, but the index does not forbid) would be skipped: the
+    /// albums handed over are counted against the table's, and a difference is a damaged library.
     private func runs<Element: Sendable>(
         of size: Int, _ query: String, _ read: @escaping @Sendable (any SQLRow) throws -> (Element, Double), _ run: ([Element]) -> Void
     ) async throws {
         let size = max(size, 1)
         var after = -Double.infinity
+        var handed = 0
         while true {
             await ReadingBound.room()
             try Task.checkCancellation()
             let page = try await connection.query(query, [.real(after), .integer(Int64(size))], read)
-            guard let last = page.last else { return }
+            guard let last = page.last else { break }
             run(page.map(\.0))
+            handed += page.count
             after = last.1
-            if page.count < size { return }
+            if page.count < size { break }
+        }
+        let stored = try await connection.first(RowStoreSQL.albumCount, [], { Int(try $0.integer(0)) }) ?? 0
+        guard stored == handed else {
+            throw rows.damaged("table albumkit_albums holds \(stored) albums but \(handed) were read in order: rows share a sort key")
         }
     }
 
@@ -177,33 +186,5 @@ struct RowReader<Connection: RowConnection>: Sendable {
             throw rows.damaged("table albumkit_blocks counts \(blocks.total) albums but positions \(wanted.lowerBound + 1)–\(wanted.upperBound) hold \(found.count)")
         }
         return found
-    }
-}
-
-/// Rows gathered one by one into runs of a given size, each handed on when full. A query
-/// reads its rows one after another, never two at once, so the run in the making needs no lock.
-final class GatheredRuns<Element>: @unchecked Sendable {
-    private let size: Int
-    private let run: @Sendable ([Element]) -> Void
-    private var elements: [Element] = []
-
-    init(size: Int, _ run: @escaping @Sendable ([Element]) -> Void) {
-        self.size = max(size, 1)
-        self.run = run
-        elements.reserveCapacity(self.size)
-    }
-
-    /// Adds `element`, handing the run on when it is full.
-    func add(_ element: Element) {
-        elements.append(element)
-        if elements.count == size { flush() }
-    }
-
-    /// Hands on what is gathered, if anything.
-    func flush() {
-        guard !elements.isEmpty else { return }
-        run(elements)
-        elements = []
-        elements.reserveCapacity(size)
     }
 }

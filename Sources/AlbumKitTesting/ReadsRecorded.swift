@@ -1,13 +1,16 @@
 import AlbumKit
 import Synchronization
 
-/// A store that notes how it is read: whole (`load()`), or in runs of what size, and how many
-/// pieces (the memento and the runs) it has handed over so far; everything else is `inner`'s.
+/// A store that notes how it is read: whole (`load()`), or in runs of what size — with the
+/// details parsed, or as their text when `inner` reads them so (``DetailsTextReading``, the
+/// read an export takes) — and how many pieces (the memento and the runs) it has handed over
+/// so far; everything else is `inner`'s.
 public final class ReadsRecorded<Inner: StorageBackend>: StorageBackend {
     /// The store read.
     public let inner: Inner
-    /// How many whole reads, and the run size of each read in runs.
-    public let reads = Mutex<(whole: Int, runs: [Int])>((0, []))
+    /// How many whole reads, the run size of each read in runs, and that of each read in runs
+    /// with the details as text.
+    public let reads = Mutex<(whole: Int, runs: [Int], runsWithText: [Int])>((0, [], []))
     /// The pieces handed over so far.
     public let handed = Mutex(0)
 
@@ -34,6 +37,18 @@ public final class ReadsRecorded<Inner: StorageBackend>: StorageBackend {
     ) async throws {
         reads.withLock { $0.runs.append(size) }
         try await inner.load(pagesOf: size, details: details, lookups: lookups) { read in
+            self.handed.withLock { $0 += 1 }
+            piece(read)
+        }
+    }
+}
+
+/// `inner`'s read with the details as text, recorded as ``ReadsRecorded`` records its other reads.
+extension ReadsRecorded: DetailsTextReading where Inner: DetailsTextReading {
+    /// `inner`'s read in runs with the details as text, its run size noted and its pieces counted.
+    package func loadWithText(pagesOf size: Int, into piece: @escaping @Sendable (PieceWithText) -> Void) async throws {
+        reads.withLock { $0.runsWithText.append(size) }
+        try await inner.loadWithText(pagesOf: size) { read in
             self.handed.withLock { $0 += 1 }
             piece(read)
         }

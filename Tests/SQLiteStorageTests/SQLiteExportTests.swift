@@ -51,8 +51,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path) == ["library.tar"], "the spool was left behind")
     }
 
-    /// The export of a library read by points asks its store for runs, never for the whole
-    /// library at once (what it would hold in memory).
+    /// The export of a library read by points asks its store for runs with the details as text
+    /// (``DetailsTextReading``), never for the whole library at once (what it would hold in memory).
     @Test func anExportAsksTheStoreForRunsNeverForTheWholeLibrary() async throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -66,13 +66,15 @@ import Testing
 
         let report = try await library.export(to: out.path("library.tar"))
         #expect(report.albums == 10_001)
-        let (whole, runs) = storage.reads.withLock { ($0.whole, $0.runs) }
+        let (whole, runs, runsWithText) = storage.reads.withLock { ($0.whole, $0.runs, $0.runsWithText) }
         #expect(whole == 0, "the export loaded the whole library")
-        #expect(runs.count == 1 && runs.allSatisfy { $0 > 0 && $0 < 10_001 }, "runs asked for: \(runs)")
+        #expect(runs.isEmpty, "the export parsed the details: \(runs)")
+        #expect(runsWithText.count == 1 && runsWithText.allSatisfy { $0 > 0 && $0 < 10_001 }, "runs asked for: \(runsWithText)")
     }
 
-    /// The store reads only a few runs ahead of an export slower than it: the runs that wait
-    /// are held in memory (BENCHMARKS.md: the peak of an export of 100 000 albums).
+    /// The store reads only a few runs ahead of an export slower than it, read as the export
+    /// reads (the details as text): the runs that wait are held in memory (BENCHMARKS.md, "Peak
+    /// memory of `albumkit import` and `export`").
     @Test func theStoreReadsOnlyAFewRunsAheadOfASlowExport() async throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
@@ -81,7 +83,7 @@ import Testing
         var taken = 0
         var ahead: [Int] = []
         var albums = 0
-        try await ExportContents(storage: storage).read(inRunsOf: 10) { piece in
+        try await ExportContents(storage: storage).readWithText(inRunsOf: 10) { piece in
             taken += 1
             if case .albums(let run) = piece { albums += run.count }
             // Time enough for the store to read all 200 runs, were it not held back.
@@ -91,8 +93,33 @@ import Testing
             }
         }
         #expect(albums == 2_000)
+        #expect(storage.reads.withLock { $0.runsWithText } == [10])
         // The bound's pieces, and the one the store holds while it waits.
         #expect(ahead.count == 2 && ahead.allSatisfy { $0 <= 5 }, "pieces read and not taken: \(ahead)")
+    }
+
+    /// Two rows sharing a sort key (which the store never writes, but a hand-edited database may
+    /// hold) where one of the export's runs ends: the export fails, naming the library, rather
+    /// than write a bundle without one of them.
+    @Test func rowsSharingASortKeyFailTheExportRatherThanLoseAnAlbum() async throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        // More albums than one of the export's runs (512), the 512th and 513th sharing a key.
+        let file = try await library(of: 600, in: cli, current: 1)
+        let share = """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.execute("UPDATE albumkit_albums SET sort_key = (SELECT sort_key FROM albumkit_albums WHERE id = 'id-00511') WHERE id = 'id-00512'")
+            c.commit()
+            """
+        #expect(try runProgram("/usr/bin/env", ["python3", "-c", share, file.path]).status == 0)
+        let out = try TemporaryFolder("sqlite-export-shared-key")
+        defer { out.remove() }
+
+        let export = try cli.run(["export", out.path("library.tar").path], environment: Self.sqlite)
+        #expect(export.status != 0, "\(export.output)")
+        #expect(export.error.contains(file.path) && export.error.contains("share a sort key"), "\(export.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.url.path) == [], "the export left files behind")
     }
 
     @Test func aReadThatFailsHalfWayLeavesNoBundleAndNoSpool() async throws {

@@ -19,15 +19,19 @@ package enum PieceWithText: Sendable {
 }
 
 /// An album as a store read it: its details in ``album`` or, when ``details`` is set, as
-/// that text alone (the album's own details then empty).
+/// that text alone. Never both: an album written with both would have each key written twice,
+/// so the initializer refuses an album with details beside a text, and neither part can be
+/// changed after.
 package struct AlbumWithText: Sendable {
     /// The album: the core six, and its details unless ``details`` holds them.
-    package var album: Album
+    package let album: Album
     /// The album's details as text in the writer's form, or nil when ``album`` holds them.
-    package var details: WriterFormDetails?
+    package let details: WriterFormDetails?
 
-    /// `album`, its details (if any) as `details`.
+    /// `album`, its details (if any) as `details`; when `details` is given, `album`'s own
+    /// details must be empty (a precondition).
     package init(_ album: Album, details: WriterFormDetails? = nil) {
+        precondition(details == nil || album.details.isEmpty, "an album's details either in the album or as text, never both")
         self.album = album
         self.details = details
     }

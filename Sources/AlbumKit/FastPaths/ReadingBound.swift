@@ -12,6 +12,10 @@ import Foundation
 /// not yet taken. It never blocks a thread: a store reading on the tasks' shared threads
 /// (PostgreSQL's rows come through `await`) must not hold one while others wait for it to run.
 ///
+/// A bound serves one reader: one statement at a time waits in ``room()`` (a row store's
+/// runs, read one after another on one connection). A second waiter while one waits is a
+/// misuse that would leave one of them suspended for ever, so it stops the program instead.
+///
 /// For this package's own modules, not part of the toolkit's API.
 package final class ReadingBound: @unchecked Sendable {
     /// The bound of the read the current task does for a consumer, if any.
@@ -37,6 +41,7 @@ package final class ReadingBound: @unchecked Sendable {
         await withCheckedContinuation { continuation in
             let now = bound.lock.withLock {
                 guard bound.waiting >= bound.limit, !bound.open else { return true }
+                precondition(bound.reader == nil, "a reading bound serves one reader: another read is already waiting for room")
                 bound.reader = continuation
                 return false
             }

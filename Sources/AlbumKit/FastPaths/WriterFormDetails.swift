@@ -103,24 +103,44 @@ private struct FormScan {
         return take("}")
     }
 
-    /// A track object with its keys in the writer's order, `title` last and required.
+    /// ``TrackCoding/keys``, each name as its bytes.
+    private static let trackKeys = TrackCoding.keys.map { (name: Array($0.name.utf8), value: $0.value) }
+
+    /// A track object with its keys in the writer's order (``TrackCoding/keys``), `title` required.
     private mutating func track() -> Bool {
         guard take("{") else { return false }
-        if key("artist") { guard string(empty: false), take(",") else { return false } }
-        if key("disc") { guard integer(), take(",") else { return false } }
-        if key("fields") { guard map(), take(",") else { return false } }
-        if key("ids") { guard map(), take(",") else { return false } }
-        if key("number") { guard integer(), take(",") else { return false } }
-        if key("seconds") { guard number(), take(",") else { return false } }
-        return key("title") && string(empty: true) && take("}")
+        var written = false
+        var titled = false
+        for (name, value) in Self.trackKeys {
+            let start = index
+            guard !written || take(","), key(name) else {
+                index = start
+                continue
+            }
+            guard trackValue(value) else { return false }
+            written = true
+            titled = titled || value == .title
+        }
+        return titled && take("}")
+    }
+
+    /// A value under a track's key as the writer writes it.
+    private mutating func trackValue(_ value: TrackCoding.Value) -> Bool {
+        switch value {
+        case .text: return string(empty: false)
+        case .title: return string(empty: true)
+        case .integer: return integer()
+        case .number: return number()
+        case .map: return map()
+        }
     }
 
     /// Steps over `"name":` when it comes next.
-    private mutating func key(_ name: StaticString) -> Bool {
-        let length = name.utf8CodeUnitCount
+    private mutating func key(_ name: [UInt8]) -> Bool {
+        let length = name.count
         guard index + length + 3 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
               bytes[index + 1 + length] == UInt8(ascii: "\""), bytes[index + 2 + length] == UInt8(ascii: ":"),
-              UnsafeBufferPointer(start: name.utf8Start, count: length).elementsEqual(bytes[(index + 1)..<(index + 1 + length)])
+              name.elementsEqual(bytes[(index + 1)..<(index + 1 + length)])
         else { return false }
         index += length + 3
         return true

@@ -149,8 +149,25 @@ struct TrackCoding: Codable {
 
     init(_ track: Track) { self.track = track }
 
-    /// The names of a track object's keys.
-    static let keys = ["artist", "disc", "fields", "ids", "number", "seconds", "title"]
+    /// How a value under one of a track object's keys is written.
+    enum Value {
+        /// A string, never empty (an empty one is no value).
+        case text
+        /// A string, required, that may be empty.
+        case title
+        /// A whole number.
+        case integer
+        /// A number, perhaps with a fraction.
+        case number
+        /// An object of strings.
+        case map
+    }
+
+    /// A track object's keys in the order they are written (by name), each with how its value
+    /// is written: the one list of them (the writer's fast check, ``WriterFormDetails``, walks it).
+    static let keys: [(name: String, value: Value)] = [
+        ("artist", .text), ("disc", .integer), ("fields", .map), ("ids", .map), ("number", .integer), ("seconds", .number), ("title", .title),
+    ]
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AlbumCodingKey.self)
@@ -174,7 +191,7 @@ struct TrackCoding: Codable {
         for (name, value) in try container.decodeIfPresent([String: ScalarText].self, forKey: AlbumCodingKey("fields")) ?? [:] {
             if let text = value.text { track.fields[name] = text }
         }
-        for key in container.allKeys where !Self.keys.contains(key.stringValue) && AlbumField.isFieldName(key.stringValue) {
+        for key in container.allKeys where !Self.keys.contains(where: { $0.name == key.stringValue }) && AlbumField.isFieldName(key.stringValue) {
             if let text = try container.decode(ScalarText.self, forKey: key).text, track.fields[key.stringValue] == nil {
                 track.fields[key.stringValue] = text
             }
