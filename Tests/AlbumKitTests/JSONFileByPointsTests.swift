@@ -207,6 +207,60 @@ import Testing
         #expect(found.albums.allSatisfy { $0.album.id == all[$0.position].id && $0.album[.label] == all[$0.position][.label] })
     }
 
+    /// Eight albums on Warp, the fifth (line 5 of the file) on Motown.
+    private static let labelled: [Album] = (0..<8).map { index in
+        var details = AlbumDetails()
+        details[.label] = index == 4 ? "Motown" : "Warp"
+        return try! Album(id: AlbumID("labelled-\(index)"), title: "Title \(index)", artist: "Artist \(index)", details: details)
+    }
+
+    /// The library file of ``labelled`` with its fifth album's line changed by `damage`,
+    /// written in `folder`; and what a whole load of it throws.
+    private static func damagedLabelled(in folder: TemporaryFolder, _ damage: (String) -> String) async throws -> String? {
+        let file = folder.path("library.json")
+        try await wholeWrite(of: LibrarySnapshot(albums: labelled), in: folder.url).write(to: file)
+        var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        lines[5] = damage(lines[5])
+        try Data(lines.joined(separator: "\n").utf8).write(to: file)
+        return await failure { _ = try await FileBackendKind.json.make(in: folder.url).load() }
+    }
+
+    /// The rule point reads follow: damage is noticed when something reads the album. A query
+    /// that cannot match the damaged album lists the others unread; one that may match it, and
+    /// the listing of every album, refuse the library as the whole load does.
+    @Test(arguments: [Damage.ratingOffTheScale, .noTitle])
+    func aQueryThatCannotMatchADamagedAlbumListsTheOthers(_ damage: Damage) async throws {
+        let folder = try TemporaryFolder("points-scan-damage")
+        defer { folder.remove() }
+        let expected = try #require(await Self.damagedLabelled(in: folder, damage.apply))
+        let library = try await Library.open(FileBackendKind.json.make(in: folder.url), hub: NotificationHub())
+        let warp = try await library.listed(matching: try AlbumQuery(terms: ["label:warp"]))
+        #expect(warp.map(\.album.id) == Self.labelled.filter { $0[.label] == "Warp" }.map(\.id))
+        #expect(try await library.album(.position(1)).album == Self.labelled[0])
+        #expect(await Self.failure { _ = try await library.listed(matching: try AlbumQuery(terms: ["label:motown"])) } == expected)
+        #expect(await Self.failure { _ = try await library.listed() } == expected)
+    }
+
+    /// A field given twice: the strict reader refuses the album and the whole file's reader
+    /// takes one copy, so a look at the line must not judge the album by its first copy.
+    @Test func anAlbumGivingAFieldTwiceIsReadByAQueryOnIt() async throws {
+        let folder = try TemporaryFolder("points-scan-twice")
+        defer { folder.remove() }
+        let twice = { (line: String) in
+            line.replacingOccurrences(of: #""label":"Motown""#, with: #""label":"Warp""#)
+                .replacingOccurrences(of: "{", with: #"{"label":"Motown","#, options: .anchored)
+        }
+        #expect(try await Self.damagedLabelled(in: folder, twice) == nil)
+        let lines = try #require(LibraryFileLines(try FileText(contentsOf: folder.path("library.json"))))
+        let query = try AlbumQuery(terms: ["label:warp"])
+        #expect(lines.album(at: 4) == nil, "the strict reader refuses a field given twice")
+        #expect(lines.mayHold(query.wordsInTextFields, at: 4))
+        let backend = FileBackendKind.json.make(in: folder.url)
+        let whole = try await backend.load().albums.enumerated().filter { query.matches(ListedAlbum(position: $0.offset + 1, album: $0.element, cover: .none)) }
+        let library = try await Library.open(backend, hub: NotificationHub())
+        #expect(try await library.listed(matching: query).map(\.album.id) == whole.map(\.element.id))
+    }
+
     @Test func aChangeCountsTheAlbumsItLeaves() async throws {
         let folder = try TemporaryFolder("points-count")
         defer { folder.remove() }

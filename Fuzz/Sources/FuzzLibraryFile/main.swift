@@ -5,7 +5,8 @@ import FuzzSupport
 // A json library file as a command reads it by points: the input is written as the
 // library's file and read through the json backend's point reads (the reader that finds the
 // albums by their lines, or the whole file's reader when it refuses them), then handed over in
-// runs as a listing reads it. Any outcome but a crash, leak or hang is fine.
+// runs as a listing reads it, and listed for a query on text fields (whose albums' lines are
+// looked at before they are read). Any outcome but a crash, leak or hang is fine.
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-library-file-\(getpid())")
 try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 atexit { try? FileManager.default.removeItem(at: folder) }
@@ -35,5 +36,16 @@ runFuzzer { start, count in
         _ = try? await reads.firstIndex(ofDuplicateKey: albums.first?.duplicateKey ?? "fuzz")
         _ = try? await storage.load(pagesOf: 2, details: [.label], lookups: false) { _ in }
     }
+    // A query on text fields: the albums' lines are looked at before they are read. A listing
+    // hands its runs over from a task of its own, which the inline executor of `waitFor` never
+    // runs, so it is waited for on the cooperative pool.
+    let listed = DispatchSemaphore(value: 0)
+    Task.detached {
+        if let library = try? await Library.open(storage, hub: NotificationHub()) {
+            _ = try? await library.listed(matching: try! AlbumQuery(terms: ["label:a", "b"]))
+        }
+        listed.signal()
+    }
+    listed.wait()
     return 0
 }

@@ -97,14 +97,27 @@ final class LibraryFileLines: @unchecked Sendable {
     /// The albums at `range`, as ``album(at:only:)`` reads them, on every core when there are
     /// many; nil when one is refused.
     func albums(in range: Range<Int>, only named: Set<AlbumField>? = nil) -> [Album]? {
+        albums(in: range, only: named, mayHolding: []).map { $0.map(\.album) }
+    }
+
+    /// The albums at `range` that may hold every one of `terms`' words (``mayHold(_:at:)``;
+    /// each album when there are none), each with its 0-based position, as
+    /// ``album(at:only:)`` reads them, on every core when there are many; nil when one of
+    /// those read is refused. An album passed over is not read, so damage in it goes unseen.
+    func albums(
+        in range: Range<Int>, only named: Set<AlbumField>? = nil, mayHolding terms: [WordsInTextFields]
+    ) -> [(position: Int, album: Album)]? {
         let read = Parallel.joined(range.count, serialBelow: 256) { part in
-            part.map { self.album(at: range.lowerBound + $0, only: named) }
+            part.compactMap { offset -> (Int, Album?)? in
+                let index = range.lowerBound + offset
+                return terms.isEmpty || self.mayHold(terms, at: index) ? (index, self.album(at: index, only: named)) : nil
+            }
         }
-        var albums: [Album] = []
+        var albums: [(position: Int, album: Album)] = []
         albums.reserveCapacity(read.count)
-        for album in read {
+        for (index, album) in read {
             guard let album else { return nil }
-            albums.append(album)
+            albums.append((index, album))
         }
         return albums
     }
@@ -114,20 +127,19 @@ final class LibraryFileLines: @unchecked Sendable {
     /// fields is absent (its text empty) or a string of ASCII characters without escapes whose
     /// text, lower-cased as queries fold ASCII, does not hold the words. The strict reader
     /// reads such a field as that text trimmed, so an album passed over is one the query's
-    /// matcher refuses; every other album is read and the matcher decides.
+    /// matcher refuses; every other album is read and the matcher decides. A field given twice
+    /// (which the strict reader refuses) is looked for on the whole line, so such an album is read.
     func mayHold(_ terms: [WordsInTextFields], at index: Int) -> Bool {
         let bytes = bytes(at: index)
         let names = Self.names(of: terms)
         var values = [Range<Int>?](repeating: nil, count: names.count)
-        var found = 0
         var twice = false
         let read = Self.members(of: bytes) { name, value in
             for slot in names.indices where name.elementsEqual(names[slot].utf8) {
                 if values[slot] != nil { twice = true }
                 values[slot] = value
-                found += 1
             }
-            return found < names.count && !twice
+            return !twice
         }
         guard read, !twice else { return true }
         return terms.allSatisfy { term in

@@ -320,20 +320,15 @@ private struct FilePointReads<Format: LibraryFileFormat>: LibraryTextFieldScan {
     let storage: FileStorage<Format>
 
     /// A file found by its lines reads only the albums whose lines may hold the words
-    /// (``LibraryFileLines/mayHold(_:at:)``), on every core.
+    /// (``LibraryFileLines/mayHold(_:at:)``), on every core; one passed over is not read, so
+    /// damage in it goes unseen (``LibraryTextFieldScan``).
     func albums(mayHolding terms: [WordsInTextFields], details: Set<AlbumField>) async throws
         -> (state: LibraryState, count: Int, albums: [(position: Int, album: Album)])?
     {
-        guard case .lines(let lines) = try storage.contents() else { return nil }
-        let read = Parallel.joined(lines.count, serialBelow: 256) { part in
-            part.compactMap { index in lines.mayHold(terms, at: index) ? (index, lines.album(at: index, only: details)) : nil }
-        }
-        var albums: [(position: Int, album: Album)] = []
-        for (index, album) in read {
+        guard case .lines(let lines) = try storage.contents(),
             // Refused by the strict reader: the listing of every album reads the whole file.
-            guard let album else { return nil }
-            albums.append((index, album))
-        }
+            let albums = lines.albums(in: 0..<lines.count, only: details, mayHolding: terms)
+        else { return nil }
         return (lines.state, lines.count, albums)
     }
 

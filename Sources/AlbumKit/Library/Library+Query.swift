@@ -62,7 +62,10 @@ extension Library {
     /// whose stored text cannot hold the query's words (``LibraryTextFieldScan``): the albums
     /// it reads are checked, their covers judged by asking the store about their keys when
     /// they are a few, else from the list of its keys. False when the store cannot (nothing
-    /// handed).
+    /// handed). An album passed over is not read, so a damaged one the query cannot match
+    /// does not stop the listing of the others: the rule point reads follow (`show 5` of
+    /// another album succeeds). Damage is noticed when something reads the album: a query it
+    /// may match, `list` with no query and `export` refuse the library as a whole load does.
     private func listScanned(_ query: AlbumQuery, details: Set<AlbumField>, into listing: AsyncThrowingStream<[ListedAlbum], any Error>.Continuation) async throws -> Bool {
         let terms = query.wordsInTextFields
         guard held == nil, !terms.isEmpty, let scan = storage.pointReads as? any LibraryTextFieldScan,
@@ -71,7 +74,8 @@ extension Library {
         memento = found.state
         let listed: [ListedAlbum]
         if found.albums.count <= found.count / Self.coversAskedApart {
-            listed = await entries(found.albums).map(\.listed)
+            let covers = await judgedCovers(found.albums.map(\.album))
+            listed = zip(found.albums, covers).map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: $1.state) }
         } else {
             let coverState = await coverStates()
             listed = found.albums.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: coverState($0.album)) }

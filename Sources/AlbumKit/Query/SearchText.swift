@@ -223,6 +223,9 @@ extension AlbumQuery {
 
 /// Point reads that pass over, unread, the albums whose stored text shows they cannot hold a
 /// query's words (a json file found by its lines: ``LibraryFileLines/mayHold(_:at:)``).
+/// An album passed over is not read, so damage in it is not noticed there, as a point read of
+/// another album does not notice it; a listing that reads it (a query it may match, or none)
+/// refuses the library as a whole load does.
 protocol LibraryTextFieldScan: LibraryPointReads {
     /// The memento, how many albums the library holds, and the albums, each with its 0-based
     /// position and the details `details` names, that may hold every one of `terms`' words,
