@@ -74,8 +74,7 @@ extension Library {
         memento = found.state
         let listed: [ListedAlbum]
         if found.albums.count <= found.count / Self.coversAskedApart {
-            let covers = await judgedCovers(found.albums.map(\.album))
-            listed = zip(found.albums, covers).map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: $1.state) }
+            listed = await listedWithCovers(found.albums)
         } else {
             let coverState = await coverStates()
             listed = found.albums.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: coverState($0.album)) }
@@ -176,6 +175,13 @@ extension Library {
                 listed: ListedAlbum(position: albums[index].position + 1, album: albums[index].album, cover: covers[index].state),
                 coverKey: covers[index].storedKey, coverFailure: coverFailure(of: albums[index].album))
         }
+    }
+
+    /// `albums`, each at its 0-based position, listed with their covers as
+    /// ``judgedCovers(_:)`` judges them.
+    func listedWithCovers(_ albums: [(position: Int, album: Album)]) async -> [ListedAlbum] {
+        let covers = await judgedCovers(albums.map(\.album))
+        return zip(albums, covers).map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: $1.state) }
     }
 
     /// The state of each of `albums`' covers, and its key when stored: the memento judges each,

@@ -94,7 +94,7 @@ extension Library {
         at places: [Double], details: Set<AlbumField>, generation: Int64, covers: Bool, in search: any LibraryTextSearch
     ) async throws -> [ListedAlbum] {
         let positioned = try await search.albums(at: places, details: details, current: nil, generation: generation).albums
-        if covers { return await entries(positioned).map(\.listed) }
+        if covers { return await listedWithCovers(positioned) }
         return positioned.map { ListedAlbum(position: $0.position + 1, album: $0.album, cover: .none) }
     }
 
