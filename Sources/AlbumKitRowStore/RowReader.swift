@@ -134,27 +134,28 @@ struct RowReader<Connection: RowConnection>: Sendable {
     /// Each statement waits until the consumer has room for its run (``ReadingBound/room()``):
     /// a store whose rows come on the tasks' shared threads is so held back without blocking one.
     /// A run starts after the last key of the one before, so rows sharing a key across two runs
-    /// (which ``SortKeys`` never writes, but the index does not forbid) would be skipped: the
-    /// albums handed over are counted against the table's, and a difference is a damaged library.
+    /// (which ``SortKeys`` never writes, but the index does not forbid) would be skipped: after
+    /// each full run the rows holding its last key are counted (one indexed count, where a count
+    /// of the table reads all of a PostgreSQL table not yet vacuumed), and more than the run
+    /// holds is a damaged library.
     private func runs<Element: Sendable>(
         of size: Int, _ query: String, _ read: @escaping @Sendable (any SQLRow) throws -> (Element, Double), _ run: ([Element]) -> Void
     ) async throws {
         let size = max(size, 1)
         var after = -Double.infinity
-        var handed = 0
         while true {
             await ReadingBound.room()
             try Task.checkCancellation()
             let page = try await connection.query(query, [.real(after), .integer(Int64(size))], read)
-            guard let last = page.last else { break }
+            guard let last = page.last else { return }
             run(page.map(\.0))
-            handed += page.count
             after = last.1
-            if page.count < size { break }
-        }
-        let stored = try await connection.first(RowStoreSQL.albumCount, [], { Int(try $0.integer(0)) }) ?? 0
-        guard stored == handed else {
-            throw rows.damaged("table albumkit_albums holds \(stored) albums but \(handed) were read in order: rows share a sort key")
+            if page.count < size { return }
+            let read = page.reversed().prefix { $0.1 == last.1 }.count
+            let stored = try await connection.first(RowStoreSQL.countOfKey, [.real(last.1)]) { Int(try $0.integer(0)) } ?? 0
+            guard stored == read else {
+                throw rows.damaged("\(stored) albums share a sort key (\(last.1)) where a run of \(size) ends: reading on would skip \(stored - read)")
+            }
         }
     }
 

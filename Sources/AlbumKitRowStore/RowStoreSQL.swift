@@ -43,7 +43,7 @@ enum RowStoreSQL {
     static let keysFrom = "SELECT id, sort_key FROM albumkit_albums WHERE sort_key >= ? ORDER BY sort_key LIMIT ? OFFSET ?"
     static let keysBetween = "SELECT sort_key FROM albumkit_albums WHERE sort_key >= ? AND sort_key < ? ORDER BY sort_key"
     static let countBetween = "SELECT count(*) FROM albumkit_albums WHERE sort_key >= ? AND sort_key < ?"
-    static let albumCount = "SELECT count(*) FROM albumkit_albums"
+    static let countOfKey = "SELECT count(*) FROM albumkit_albums WHERE sort_key = ?"
     static let keyOfID = "SELECT sort_key FROM albumkit_albums WHERE id = ?"
     /// For each of `count` pairs of arguments (a low key, a key): the key and how many keys
     /// lie from the low key up to it, in one statement.

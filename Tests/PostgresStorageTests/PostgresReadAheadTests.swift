@@ -59,6 +59,6 @@ struct PostgresReadAheadTests {
         }
         let said = failure?.description ?? "no error"
         #expect(said.contains(storage.location) && said.contains("share a sort key"), "\(said)")
-        #expect(read == 19, "the runs before the check: \(read)")
+        #expect(read == 10, "the run before the check: \(read)")
     }
 }
