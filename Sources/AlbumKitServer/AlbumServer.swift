@@ -83,6 +83,7 @@ public struct AlbumServer: Sendable {
         CoverRoutes(gateway: gateway).register(on: router)
         TransferRoutes(gateway: gateway).register(on: router)
         EventRoutes(feed: feed).register(on: router)
+        FieldRoutes().register(on: router)
         PageRoutes().register(on: router)
         return router
     }

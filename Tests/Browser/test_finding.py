@@ -453,6 +453,29 @@ def test_every_field_and_the_tracks_are_shown_and_edited(page, starter):
     page.wait_for_function("document.querySelector('#more-fields').textContent.includes('mood: calm')")
 
 
+
+def test_the_form_is_built_from_the_table_of_fields(page, starter):
+    """The form's inputs beyond the core are the fields `/api/fields` gives (the one table of
+    SPEC 1), in its order, labelled from their names: a field added to the table is in the
+    form with no list of the page's own to change. The table is answered with one more field
+    here, which the form must show and send."""
+    sandbox, server = starter
+    _, table = server.json("GET", "/api/fields", expect=200)
+    names = [field["name"] for field in table["fields"]]
+    assert names[:6] == ["id", "title", "artist", "genre", "year", "coverUrl"] and "catalogNumber" in names and names[-1] == "fields"
+    grown = {"fields": table["fields"] + [{"name": "mastering", "kind": "text", "summary": "who mastered it", "core": False}]}
+    page.route("**/api/fields", lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(grown)))
+    open_page(page, server)
+    page.locator("#add").click()
+    page.locator("#more-inputs summary").click()
+    wanted = [field["name"] for field in grown["fields"] if not field["core"]]
+    page.wait_for_function(f"document.querySelectorAll('#more-inputs [name]').length === {len(wanted)}")
+    assert page.eval_on_selector_all("#more-inputs [name]", "inputs => inputs.map((input) => input.name)") == wanted
+    text = page.locator("#more-inputs").inner_text()
+    assert "Catalog number" in text and "Mastering" in text
+    assert page.get_attribute("#editor [name=mastering]", "placeholder") == "who mastered it"
+    assert page.evaluate("editor.fields").count("mastering") == 1
+
 def test_an_edited_track_line_keeps_what_the_line_does_not_show(page, starter):
     """A track line whose title or length is changed keeps the track's artist, ids and fields:
     the track at the line's place (disc and number), or on the same line when it has none."""

@@ -619,44 +619,48 @@ byId("delete").addEventListener("click", () => {
   });
 });
 
-/** The form's fields beyond the core five: the album's named optional fields, its tags, its
- * ids elsewhere, its tracks and the person's own fields — each as a person types it. */
-const moreFields = [
-  { name: "released", label: "Released", hint: "1977, 1977-01 or 1977-01-14" },
-  { name: "label", label: "Label" },
-  { name: "catalogNumber", label: "Catalog number" },
-  { name: "format", label: "Format", hint: "LP, CD, digital…" },
-  { name: "country", label: "Country" },
-  { name: "barcode", label: "Barcode" },
-  { name: "rating", label: "Rating", hint: "0.5 to 5, in halves" },
-  { name: "added", label: "Added", hint: "2024-01-02T03:04:05Z" },
-  { name: "notes", label: "Notes", long: true },
-  { name: "tags", label: "Tags", hint: "separated by commas",
+/** How a person types each kind of field that is more than one line of text (the kinds of
+ * `/api/fields`); a field of any other kind is one line, its summary as the hint. */
+const typing = {
+  notes: { long: true },
+  tags: { hint: "separated by commas",
     text: (value) => (value ?? []).join(", "), parse: (text) => text.split(",").map((tag) => tag.trim()).filter(Boolean) },
-  { name: "ids", label: "Ids elsewhere", hint: "one per line: musicbrainz: …, discogs: …", long: true, map: true },
-  { name: "fields", label: "Your own fields", hint: "one per line: mood: calm", long: true, map: true },
-  { name: "tracks", label: "Tracks", hint: "one per line: 1. Title (3:45), or 2-1. Title for disc 2", long: true,
+  ids: { hint: "one per line: musicbrainz: …, discogs: …", long: true, map: true },
+  fields: { hint: "one per line: mood: calm", long: true, map: true },
+  tracks: { hint: "one per line: 1. Title (3:45), or 2-1. Title for disc 2", long: true,
     text: (tracks) => (tracks ?? []).map(trackLine).join("\n"),
     parse: (text) => editedTracks(editor.album?.tracks ?? [], text.split("\n").filter((line) => line.trim())) },
-];
-for (const field of moreFields) {
-  if (field.map) {
-    field.text = (value) => Object.entries(value ?? {}).map(([key, item]) => `${key}: ${item}`).join("\n");
-    field.parse = (text) => Object.fromEntries(text.split("\n").filter((line) => line.includes(":"))
-      .map((line) => [line.slice(0, line.indexOf(":")).trim(), line.slice(line.indexOf(":") + 1).trim()]));
+};
+
+/** The form's fields beyond the core: every field of the album's table (`/api/fields`, the one
+ * place that knows them) that not every album has, each as a person types it. Filled once the
+ * table has come. */
+const moreFields = [];
+async function loadFields() {
+  const { fields } = await api("GET", "/api/fields");
+  for (const described of fields.filter((field) => !field.core)) {
+    const field = { name: described.name, label: labelOf(described.name), hint: described.summary, ...typing[described.kind] };
+    if (field.map) {
+      field.text = (value) => Object.entries(value ?? {}).map(([key, item]) => `${key}: ${item}`).join("\n");
+      field.parse = (text) => Object.fromEntries(text.split("\n").filter((line) => line.includes(":"))
+        .map((line) => [line.slice(0, line.indexOf(":")).trim(), line.slice(line.indexOf(":") + 1).trim()]));
+    }
+    const label = document.createElement("label");
+    label.textContent = field.label + " ";
+    label.title = described.summary;
+    const input = document.createElement(field.long ? "textarea" : "input");
+    input.name = field.name;
+    input.setAttribute("aria-describedby", `error-${field.name}`);
+    if (field.hint) input.placeholder = field.hint;
+    label.append(input);
+    const error = document.createElement("p");
+    error.id = `error-${field.name}`;
+    error.className = "field-error";
+    error.hidden = true;
+    byId("more-inputs").append(label, error);
+    moreFields.push(field);
   }
-  const label = document.createElement("label");
-  label.textContent = field.label + " ";
-  const input = document.createElement(field.long ? "textarea" : "input");
-  input.name = field.name;
-  input.setAttribute("aria-describedby", `error-${field.name}`);
-  if (field.hint) input.placeholder = field.hint;
-  label.append(input);
-  const error = document.createElement("p");
-  error.id = `error-${field.name}`;
-  error.className = "field-error";
-  error.hidden = true;
-  byId("more-inputs").append(label, error);
+  if (!page.editor.hidden) editor.open(editor.album); // opened before the table came
 }
 
 function trackLine(track) {
@@ -914,4 +918,5 @@ byId("download").addEventListener("click", (event) => {
   event.currentTarget.href = token.url("/api/export");
 });
 
+attempt(loadFields);
 listen();
