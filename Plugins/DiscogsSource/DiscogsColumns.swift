@@ -10,10 +10,7 @@ import SourceSupport
 /// export, imported and exported again, gives every column of every row as it was.
 enum DiscogsColumns {
     /// The export's header, in Discogs's order.
-    static let header = [
-        "Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id", "CollectionFolder", "Date Added",
-        "Collection Media Condition", "Collection Sleeve Condition", "Collection Notes",
-    ]
+    static let header = table.map(\.name)
 
     /// The columns an album's named fields give (``derived(_:of:)``), each by what gives it;
     /// its raw value is the column's name in `fields`.
@@ -42,14 +39,22 @@ enum DiscogsColumns {
         }
     }
 
-    /// Each of Discogs's own columns, by its name: one lookup a column of a row (the import
-    /// reads every column of every row).
-    static let columns = [
-        "Catalog#": Column(.catalogNumber), "Artist": Column(.artist), "Title": Column(.title), "Label": Column(.label),
-        "Format": Column(.format), "Rating": Column(.rating), "Released": Column(.released), "release_id": Column(.releaseID),
-        "CollectionFolder": Column(kept: "folder"), "Date Added": Column(.dateAdded), "Collection Media Condition": Column(kept: "mediaCondition"),
-        "Collection Sleeve Condition": Column(kept: "sleeveCondition"), "Collection Notes": Column(.notes),
+    /// Each of Discogs's own columns, in the export's order, with what is known of it. The
+    /// import reads a row's columns by their places here, found once a file (``place(of:)``).
+    static let table: [(name: String, column: Column)] = [
+        ("Catalog#", Column(.catalogNumber)), ("Artist", Column(.artist)), ("Title", Column(.title)), ("Label", Column(.label)),
+        ("Format", Column(.format)), ("Rating", Column(.rating)), ("Released", Column(.released)), ("release_id", Column(.releaseID)),
+        ("CollectionFolder", Column(kept: "folder")), ("Date Added", Column(.dateAdded)), ("Collection Media Condition", Column(kept: "mediaCondition")),
+        ("Collection Sleeve Condition", Column(kept: "sleeveCondition")), ("Collection Notes", Column(.notes)),
     ]
+
+    /// Each of Discogs's own columns, by its name.
+    static let columns = Dictionary(uniqueKeysWithValues: table.map { ($0.name, $0.column) })
+
+    /// The place in ``table`` (and ``header``) of the column `derived` gives.
+    static func place(of derived: Derived) -> Int {
+        table.firstIndex { $0.column.derived == derived }!
+    }
 
     /// The name in `fields` of the columns a file has beyond ``header`` (a user's custom
     /// collection fields, `Purchase Price`), by their names in the file's order as a JSON array:
