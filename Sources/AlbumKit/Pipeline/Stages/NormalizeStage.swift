@@ -27,7 +27,7 @@ public struct NormalizeStage: ImportStage {
         // Text with single spaces inside and no scalar from U+0300 on is already normal: no copy
         // (decided on the bytes: Foundation's `contains("  ")` cost more than the rest of the
         // stage, and its NFC a third of a Discogs import's mapping).
-        if isNormalLatin(text) { return text }
+        if isNormalAsItIs(text) { return text }
         var result = ""
         var pendingSpace = false
         for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
@@ -43,11 +43,12 @@ public struct NormalizeStage: ImportStage {
     }
 
     /// Whether `text` is normal as it is, decided on its bytes: every scalar printable and below
-    /// U+0300 (ASCII and the Latin letters with their accents precomposed, `Motörhead`, `Ríos`),
-    /// where NFC changes nothing (no scalar below U+0300 decomposes, combines or reorders), no
-    /// white space but single spaces inside (the others below U+0300 are NEL and the no-break
-    /// space, C2 85 and C2 A0). Anything else takes the long way.
-    private static func isNormalLatin(_ text: String) -> Bool {
+    /// U+0300 (ASCII and the Latin letters with their accents precomposed, `Motörhead`, `Ríos`)
+    /// or a CJK unified ideograph (U+4E00 to U+9FFF, `東京`), where NFC changes nothing (none of
+    /// them decomposes, combines or reorders), no white space but single spaces inside (the
+    /// others below U+0300 are NEL and the no-break space, C2 85 and C2 A0; no ideograph is
+    /// white space). Anything else takes the long way.
+    private static func isNormalAsItIs(_ text: String) -> Bool {
         text.withUTF8Bytes { bytes in
             var previous = UInt8(ascii: " ")
             var index = 0
@@ -55,6 +56,11 @@ public struct NormalizeStage: ImportStage {
                 let byte = bytes[index]
                 if byte < 0x80 {
                     guard (0x20..<0x7F).contains(byte), byte != 0x20 || previous != 0x20 else { return false }
+                } else if byte >= 0xE4 {
+                    // A lead byte of U+4E00 (E4 B8 80) to U+9FFF (E9 BF BF); valid UTF-8, so its
+                    // two continuation bytes follow.
+                    guard byte <= 0xE9, byte != 0xE4 || bytes[index + 1] >= 0xB8 else { return false }
+                    index += 2
                 } else {
                     // A lead byte of U+0080 to U+02FF; valid UTF-8, so its one continuation byte follows.
                     guard (0xC2...0xCB).contains(byte), byte != 0xC2 || (bytes[index + 1] != 0x85 && bytes[index + 1] != 0xA0) else { return false }
