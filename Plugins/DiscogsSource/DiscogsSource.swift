@@ -83,6 +83,8 @@ public struct DiscogsCollection: CSVExportFormat {
     /// `Released` as a release date: `YYYY-MM-DD`, with Discogs's `00` for an unknown day or
     /// month left off (`1979-06-00` → `1979-06`); nil for a bare year, `0` or anything else.
     static func releaseDate(_ released: String) -> String? {
+        // Most rows give a bare year: no `-`, no date, and no parts made to find it out.
+        guard released.utf8.contains(UInt8(ascii: "-")) else { return nil }
         var parts = released.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         while parts.count > 1, parts.last == "00" { parts.removeLast() }
         guard parts.count > 1 else { return nil }
@@ -105,6 +107,10 @@ public struct DiscogsCollection: CSVExportFormat {
     static func year(_ released: String) throws(CSVRowProblem) -> String {
         let text = released.trimmed
         if text.isEmpty || text == "0" { return "" }
+        // Most rows give four digits: the year itself, read on the bytes.
+        if text.utf8.count == 4, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return text == "0000" ? "" : text
+        }
         let year = text.prefix { $0.isASCIIDigit }
         guard year.count == 4, text.count == 4 || text.dropFirst(4).first == "-" else {
             throw CSVRowProblem("Released '\(text.prefix(40))' is not a year")
