@@ -11,15 +11,21 @@ public struct NormalizeStage: ImportStage {
     public mutating func process(_ item: ImportItem) async throws -> StageDecision {
         var item = item
         // Only a text that changes is set: a record left as it was stays checked
-        // (``ImportItem/isChecked``), and the commit need not check it again.
-        for core in [\AlbumRecord.title, \.artist, \.genre] {
-            let normal = Self.normalized(item.record[keyPath: core])
-            if normal != item.record[keyPath: core] { item.record[keyPath: core] = normal }
-        }
+        // (``ImportItem/isChecked``), and the commit need not check it again. The three core
+        // texts by name, not through a list of key paths made and read for every album.
+        if let title = Self.changed(item.record.title) { item.record.title = title }
+        if let artist = Self.changed(item.record.artist) { item.record.artist = artist }
+        if let genre = Self.changed(item.record.genre) { item.record.genre = genre }
         for field in AlbumField.scalars where field.kind == .text {
-            if let value = item.record[field], case let normal = Self.normalized(value), normal != value { item.record[field] = normal }
+            if let value = item.record[field], let normal = Self.changed(value) { item.record[field] = normal }
         }
         return .pass(item)
+    }
+
+    /// `text` normalized, when that changes it; nil when it is normal already.
+    private static func changed(_ text: String) -> String? {
+        let normal = normalized(text)
+        return normal == text ? nil : normal
     }
 
     /// `text` trimmed, composed (NFC), with runs of white space made one space.
