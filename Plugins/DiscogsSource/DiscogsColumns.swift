@@ -10,10 +10,7 @@ import SourceSupport
 /// export, imported and exported again, gives every column of every row as it was.
 enum DiscogsColumns {
     /// The export's header, in Discogs's order.
-    static let header = [
-        "Catalog#", "Artist", "Title", "Label", "Format", "Rating", "Released", "release_id", "CollectionFolder", "Date Added",
-        "Collection Media Condition", "Collection Sleeve Condition", "Collection Notes",
-    ]
+    static let header = table.map(\.name)
 
     /// The columns an album's named fields give (``derived(_:of:)``), each by what gives it;
     /// its raw value is the column's name in `fields`.
@@ -42,14 +39,22 @@ enum DiscogsColumns {
         }
     }
 
-    /// Each of Discogs's own columns, by its name: one lookup a column of a row (the import
-    /// reads every column of every row).
-    static let columns = [
-        "Catalog#": Column(.catalogNumber), "Artist": Column(.artist), "Title": Column(.title), "Label": Column(.label),
-        "Format": Column(.format), "Rating": Column(.rating), "Released": Column(.released), "release_id": Column(.releaseID),
-        "CollectionFolder": Column(kept: "folder"), "Date Added": Column(.dateAdded), "Collection Media Condition": Column(kept: "mediaCondition"),
-        "Collection Sleeve Condition": Column(kept: "sleeveCondition"), "Collection Notes": Column(.notes),
+    /// Each of Discogs's own columns, in the export's order, with what is known of it. The
+    /// import reads a row's columns by their places here, found once a file (``place(of:)``).
+    static let table: [(name: String, column: Column)] = [
+        ("Catalog#", Column(.catalogNumber)), ("Artist", Column(.artist)), ("Title", Column(.title)), ("Label", Column(.label)),
+        ("Format", Column(.format)), ("Rating", Column(.rating)), ("Released", Column(.released)), ("release_id", Column(.releaseID)),
+        ("CollectionFolder", Column(kept: "folder")), ("Date Added", Column(.dateAdded)), ("Collection Media Condition", Column(kept: "mediaCondition")),
+        ("Collection Sleeve Condition", Column(kept: "sleeveCondition")), ("Collection Notes", Column(.notes)),
     ]
+
+    /// Each of Discogs's own columns, by its name.
+    static let columns = Dictionary(uniqueKeysWithValues: table.map { ($0.name, $0.column) })
+
+    /// The place in ``table`` (and ``header``) of the column `derived` gives.
+    static func place(of derived: Derived) -> Int {
+        table.firstIndex { $0.column.derived == derived }!
+    }
 
     /// The name in `fields` of the columns a file has beyond ``header`` (a user's custom
     /// collection fields, `Purchase Price`), by their names in the file's order as a JSON array:
@@ -113,10 +118,14 @@ enum DiscogsColumns {
 
     /// `2024-01-02T03:04:05Z` as Discogs writes a date added: `2024-01-02 03:04:05`.
     static func dateAdded(_ timestamp: String) -> String? {
-        guard timestamp.utf8.count == 20, timestamp.hasSuffix("Z") else { return nil }
-        // On the bytes, not through NSString's `replacingOccurrences` (asked for every row an
-        // import reads: a tenth of the Discogs mapping's time). A stored moment is ASCII.
-        return String(decoding: timestamp.utf8.dropLast().map { $0 == UInt8(ascii: "T") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        guard timestamp.utf8.count == 20, timestamp.utf8.last == UInt8(ascii: "Z") else { return nil }
+        // On the bytes, into the string itself, not through NSString's `replacingOccurrences`
+        // (asked for every row an import reads: a tenth of the Discogs mapping's time). A stored
+        // moment is ASCII.
+        return String(unsafeUninitializedCapacity: 19) { text in
+            for (index, byte) in timestamp.utf8.prefix(19).enumerated() { text[index] = byte == UInt8(ascii: "T") ? UInt8(ascii: " ") : byte }
+            return 19
+        }
     }
 
     /// A date added as Discogs writes it (`2020-11-18 19:17:05`), or as a spreadsheet re-saved
@@ -139,9 +148,8 @@ enum DiscogsColumns {
     /// `YYYY-MM-DD HH:MM:SS` (digits where the letters are) as `YYYY-MM-DDTHH:MM:SSZ`, what
     /// ``timestamp(_:)`` makes of it; nil for any other text.
     private static func exportedTimestamp(_ text: String) -> String? {
-        var bytes = Array(text.utf8)
-        guard bytes.count == 19 else { return nil }
-        for (index, byte) in bytes.enumerated() {
+        guard text.utf8.count == 19 else { return nil }
+        for (index, byte) in text.utf8.enumerated() {
             let expected: UInt8? = switch index {
             case 4, 7: UInt8(ascii: "-")
             case 10: UInt8(ascii: " ")
@@ -150,9 +158,13 @@ enum DiscogsColumns {
             }
             guard expected.map({ byte == $0 }) ?? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
         }
-        bytes[10] = UInt8(ascii: "T")
-        bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
+        // Written into the string itself: an array of the bytes, then the string, was two
+        // allocations a row.
+        return String(unsafeUninitializedCapacity: 20) { timestamp in
+            for (index, byte) in text.utf8.enumerated() { timestamp[index] = index == 10 ? UInt8(ascii: "T") : byte }
+            timestamp[19] = UInt8(ascii: "Z")
+            return 20
+        }
     }
 }
 

@@ -15,8 +15,17 @@ public protocol CSVExportFormat: Sendable {
     var signature: [String] { get }
     /// The columns ``album(from:)`` reads; a header without one is an error.
     var requiredColumns: [String] { get }
+    /// The columns ``album(from:)`` reads by their place in this list (``CSVRow/subscript(place:)``):
+    /// found in a file's header once for all its rows, where a name is looked up for each row.
+    /// None unless a format says.
+    var columnsByPlace: [String] { get }
     /// The album one data row gives; a problem is thrown as a ``CSVRowProblem``.
     func album(from row: CSVRow) throws(CSVRowProblem) -> AlbumRecord
+}
+
+extension CSVExportFormat {
+    /// None: the format reads its columns by name.
+    public var columnsByPlace: [String] { [] }
 }
 
 /// What is wrong with one row, in a few words ("release_id 'x' is not a number"); the source
@@ -28,16 +37,43 @@ public struct CSVRowProblem: Error, Sendable {
     public init(_ message: String) { self.message = message }
 }
 
-/// One data row, with its fields looked up by column name.
+/// Where a file's columns are, found once from its header for all its rows.
+final class CSVColumnPlaces: Sendable {
+    /// Each column's index in a row, by its name (white space around it aside; the first of
+    /// two columns of one name).
+    let columns: [String: Int]
+    /// The columns of ``columns`` in the header's order, each with its place in the format's
+    /// ``CSVExportFormat/columnsByPlace`` (nil for a column not there).
+    let ordered: [(column: String, index: Int, place: Int?)]
+    /// The index in a row of each of the format's ``CSVExportFormat/columnsByPlace`` (nil for
+    /// one the header lacks).
+    let places: [Int?]
+
+    init(header: [String], byPlace: [String]) {
+        var columns: [String: Int] = [:]
+        for (index, name) in header.enumerated() where columns[name.trimmingCharacters(in: .whitespaces)] == nil {
+            columns[name.trimmingCharacters(in: .whitespaces)] = index
+        }
+        self.columns = columns
+        places = byPlace.map { columns[$0] }
+        ordered = columns.sorted { $0.value < $1.value }.map { ($0.key, $0.value, byPlace.firstIndex(of: $0.key)) }
+    }
+}
+
+/// One data row, with its fields looked up by column name or by place.
 public struct CSVRow: Sendable {
     let fields: [String]
-    let columns: [String: Int]
-    /// The columns of ``columns`` in the header's order (sorted once a file, not once a row).
-    let ordered: [(column: String, index: Int)]
+    let columns: CSVColumnPlaces
 
     /// The field under `column` (a required column; "" for any other the header lacks).
     public subscript(column: String) -> String {
-        columns[column].map { fields[$0] } ?? ""
+        columns.columns[column].map { fields[$0] } ?? ""
+    }
+
+    /// The field under the column at `place` in the format's ``CSVExportFormat/columnsByPlace``
+    /// ("" when the header lacks it).
+    public subscript(place place: Int) -> String {
+        columns.places[place].map { fields[$0] } ?? ""
     }
 
     /// A column's name as a name in `fields` (`Purchase Date` → `purchaseDate`): its ASCII
@@ -52,7 +88,13 @@ public struct CSVRow: Sendable {
 
     /// Every column of the header with this row's value, in the header's order.
     public var all: [(column: String, value: String)] {
-        ordered.map { ($0.column, fields[$0.index]) }
+        columns.ordered.map { ($0.column, fields[$0.index]) }
+    }
+
+    /// Every column of the header with this row's value and its place in the format's
+    /// ``CSVExportFormat/columnsByPlace`` (nil for a column not there), in the header's order.
+    public var placed: [(column: String, value: String, place: Int?)] {
+        columns.ordered.map { ($0.column, fields[$0.index], $0.place) }
     }
 }
 
@@ -101,8 +143,7 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
 
     let format: Format
     var csv: CSVReader
-    let columns: [String: Int]
-    let ordered: [(column: String, index: Int)]
+    let columns: CSVColumnPlaces
     let width: Int
     var rowsSinceProgress = 0
     var finished = false
@@ -113,16 +154,12 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
         guard let header = try csv.next() else {
             throw AlbumKitError(.unreadableInput, "\(url.path): empty; \(format.description) starts with a header line")
         }
-        var columns: [String: Int] = [:]
-        for (index, name) in header.fields.enumerated() where columns[name.trimmingCharacters(in: .whitespaces)] == nil {
-            columns[name.trimmingCharacters(in: .whitespaces)] = index
-        }
-        let missing = format.requiredColumns.filter { columns[$0] == nil }
+        let columns = CSVColumnPlaces(header: header.fields, byPlace: format.columnsByPlace)
+        let missing = format.requiredColumns.filter { columns.columns[$0] == nil }
         guard missing.isEmpty else {
             throw AlbumKitError(.unreadableInput, "\(url.path) line \(header.line): the header lacks the column\(missing.count == 1 ? "" : "s") \(missing.map { "'\($0)'" }.joined(separator: ", ")) of \(format.description)")
         }
         self.columns = columns
-        ordered = columns.sorted { $0.value < $1.value }.map { ($0.key, $0.value) }
         width = header.fields.count
     }
 
@@ -149,7 +186,7 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
             fields.removeLast(fields.count - width)
         }
         do {
-            let album = try format.album(from: CSVRow(fields: fields, columns: columns, ordered: ordered))
+            let album = try format.album(from: CSVRow(fields: fields, columns: columns))
             return .album(album, label: "\(place) '\(album.title.prefix(80))'")
         } catch {
             return .invalid(AlbumRecord(title: "", artist: ""), label: AlbumLabel(place), reason: error.message)

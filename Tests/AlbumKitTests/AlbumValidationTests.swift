@@ -133,6 +133,17 @@ import Testing
         #expect(!albums[0].hasDuplicateKey(albums[3].duplicateKey))
     }
 
+    /// The key of ASCII texts (written straight into one string) is what any text's is: each
+    /// trimmed of white space and lower-cased, A to Z only, joined by U+001F.
+    @Test func theDuplicateKeyOfASCIITextsIsTrimmedAndLowerCased() {
+        #expect(Album.duplicateKey(artist: "  david BOWIE\t", title: "LOW \r\n", year: " 1977") == "david bowie\u{1F}low\u{1F}1977")
+        #expect(Album.duplicateKey(artist: "[X]", title: "@Z`{", year: "") == "[x]\u{1F}@z`{\u{1F}")
+        #expect(Album.duplicateKey(artist: " ", title: "", year: "\t") == "\u{1F}\u{1F}")
+        #expect(Album.duplicateKey(artist: "A\u{00A0}", title: "Ágætis", year: "2") == "a\u{1F}ágætis\u{1F}2")
+        let long = String(repeating: "Ab ", count: 40)
+        #expect(Album.duplicateKey(artist: long, title: "T", year: "1") == String(repeating: "ab ", count: 40).dropLast() + "\u{1F}t\u{1F}1")
+    }
+
     @Test func yearMayBeAnIntegerAndTabsAreAllowed() throws {
         let json = Data(#"[{"title":"A\tB","artist":"C","year":1992,"extra":{"ignored":true}}]"#.utf8)
         let records = try JSONDecoder().decode([AlbumRecord].self, from: json)

@@ -40,6 +40,23 @@ import Testing
         }
     }
 
+    /// The stage keeps CJK unified ideographs (U+4E00 to U+9FFF) as they are, decided on their
+    /// bytes: for each, and at the edges of the range, the answer is what NFC and the white space
+    /// rule give; a mark that composes with a kana before it, or an ideographic space, still
+    /// takes the long way.
+    @Test func everyCJKUnifiedIdeographNormalizesAsNFCSays() {
+        for value in UInt32(0x4DF0)..<0xA010 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "a\(Character(scalar))b \(Character(scalar))"
+            let expected = text.precomposedStringWithCanonicalMapping
+            #expect(Array(NormalizeStage.normalized(text).unicodeScalars) == Array(expected.unicodeScalars), "U+\(String(value, radix: 16))")
+        }
+        for (text, expected) in [("東京", "東京"), ("東京  Moon", "東京 Moon"), ("東京\u{3000}Moon", "東京 Moon"), (" 東京 ", "東京"),
+                                 ("\u{30AB}\u{3099}東京", "\u{30AC}東京"), ("東\u{301}", "東\u{301}"), ("東京\u{F900}", "東京\u{8C48}")] {
+            #expect(Array(NormalizeStage.normalized(text).unicodeScalars) == Array(expected.unicodeScalars), "\(text.debugDescription)")
+        }
+    }
+
     @Test func fieldsAreFoundByNameIgnoringCase() {
         #expect(AlbumField.named("catalogNumber") == .catalogNumber)
         #expect(AlbumField.named("CATALOGNUMBER") == .catalogNumber)

@@ -65,6 +65,26 @@ import Testing
         ])
     }
 
+    /// With no subscriber taking `library.albumAdded` or `import.albumImported`, the import
+    /// does not read its albums back for them, and still counts every outcome and asks for the
+    /// covers its albums name (the progress display of the CLI subscribes so).
+    @Test func importWhoseSubscribersTakeNoAlbumEventsStillCountsAndRequestsCovers() async throws {
+        let folder = try TemporaryFolder("import-few-events")
+        defer { folder.remove() }
+        let library = try await makeLibrary(folder)
+        let list = folder.path("albums.json")
+        try Data(Self.tutorialJSON.utf8).write(to: list)
+        let names = NamesCollector()
+        let subscription = library.hub.subscribe(to: ["cover.requested", "import.finished"]) { event in
+            if case .coverRequested(_, let reference) = event { names.append(reference) } else { names.append(event.name) }
+        }
+        defer { subscription.cancel() }
+        let summary = try await importing([list], into: library)
+        #expect((summary.added, summary.skipped) == (3, 0))
+        #expect(names.all == ["https://example.com/bowie.png", "import.finished"])
+        #expect(try await library.albums().map(\.title) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun"])
+    }
+
     @Test(arguments: ["xml", "binary"])
     func plistWrittenByPythonPlistlibImports(_ format: String) async throws {
         let folder = try TemporaryFolder("plist")

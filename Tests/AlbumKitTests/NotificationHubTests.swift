@@ -65,6 +65,26 @@ import Testing
         b.cancel()
     }
 
+    /// A subscriber that names its events gets only those, and the hub says which names some
+    /// subscriber takes (what lets an import skip reading its albums back for events).
+    @Test func subscriberNamingItsEventsGetsOnlyThose() {
+        let hub = NotificationHub()
+        #expect(!hub.takes("library.albumMoved"), "no subscriber, no event taken")
+        let seen = Mutex<[String]>([])
+        let named = hub.subscribe(to: ["library.saved"]) { event in seen.withLock { $0.append(event.name) } }
+        #expect(hub.takes("library.saved"))
+        #expect(!hub.takes("library.albumMoved"))
+        hub.publish(Self.event(1))
+        hub.publish(.saved(location: "here", albumCount: 1))
+        #expect(seen.withLock { $0 } == ["library.saved"])
+        let every = hub.subscribe { _ in }
+        #expect(hub.takes("library.albumMoved"), "a subscriber naming no events takes every one")
+        every.cancel()
+        #expect(!hub.takes("library.albumMoved"))
+        named.cancel()
+        #expect(!hub.takes("library.saved"))
+    }
+
     @Test func subscriberMayPublishFromItsHandler() {
         let hub = NotificationHub()
         let seen = Mutex<[Int]>([])

@@ -7,6 +7,8 @@ package struct SpilledRun: Sendable, Hashable {
     /// The first album's id, and the last's (nil when there are none).
     package let first: AlbumID?
     package let last: AlbumID?
+    /// Whether an album of the run names a cover (has a `coverUrl`).
+    package let namesCovers: Bool
     private let albums: Spilled<Album>
     /// Albums replaced after they were written, by their place in the run (an import whose later
     /// album replaces an earlier one of its own; rare, so held in memory).
@@ -20,8 +22,9 @@ package struct SpilledRun: Sendable, Hashable {
         self = try writer.finish()
     }
 
-    private init(albums: Spilled<Album>, first: AlbumID?, last: AlbumID?, replaced: [Int: Album]) {
+    private init(albums: Spilled<Album>, first: AlbumID?, last: AlbumID?, namesCovers: Bool, replaced: [Int: Album]) {
         self.albums = albums
+        self.namesCovers = namesCovers
         self.first = first
         self.last = last
         self.replaced = replaced
@@ -69,6 +72,7 @@ package struct SpilledRun: Sendable, Hashable {
         private var albums: Spilled<Album>.Writer
         private var first: AlbumID?
         private var last: AlbumID?
+        private var namesCovers = false
         private var replaced: [Int: Album] = [:]
 
         /// A run in a new scratch file in `folder` (see ``ScratchFile/init(in:)``).
@@ -84,17 +88,19 @@ package struct SpilledRun: Sendable, Hashable {
             try albums.append(album)
             if first == nil { first = album.id }
             last = album.id
+            if album.coverUrl != nil { namesCovers = true }
         }
 
         /// Makes the album at `place` (0-based, in the run) `album`, which has the same id.
         package mutating func replace(at place: Int, with album: Album) {
             precondition(place < count, "only an album already appended can be replaced")
             replaced[place] = album
+            if album.coverUrl != nil { namesCovers = true }
         }
 
         /// The run, once its last album is written.
         package consuming func finish() throws -> SpilledRun {
-            SpilledRun(albums: try albums.finish(), first: first, last: last, replaced: replaced)
+            SpilledRun(albums: try albums.finish(), first: first, last: last, namesCovers: namesCovers, replaced: replaced)
         }
     }
 }

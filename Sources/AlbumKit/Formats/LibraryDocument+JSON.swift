@@ -178,7 +178,7 @@ extension JSONOutput {
     /// An album object, keys sorted, as ``AlbumCoding`` encodes it: every field the album has.
     mutating func album(_ album: Album) throws {
         var first = true
-        for field in AlbumField.sortedByName { try self.field(field, of: album, first: &first) }
+        for place in AlbumField.sortedByName.indices { try field(at: place, of: album, first: &first) }
         try raw("}")
     }
 
@@ -189,7 +189,7 @@ extension JSONOutput {
         var next = 0
         func core(upTo stop: AlbumField?) throws {
             while next < AlbumField.sortedByName.count, AlbumField.sortedByName[next] != stop {
-                try self.field(AlbumField.sortedByName[next], of: album, first: &first)
+                try field(at: next, of: album, first: &first)
                 next += 1
             }
             next += 1
@@ -211,17 +211,22 @@ extension JSONOutput {
     /// The object of an album's fields beyond the core six (``AlbumDetails/jsonText``).
     mutating func details(of album: Album) throws {
         var first = true
-        for field in AlbumField.sortedByName where !field.isCore { try self.field(field, of: album, first: &first) }
+        for place in AlbumField.sortedByName.indices where !AlbumField.sortedByName[place].isCore { try field(at: place, of: album, first: &first) }
         try raw(first ? "{}" : "}")
     }
 
-    /// `field` of `album` as the object's next member (`{` before the first), when it has it.
-    mutating func field(_ field: AlbumField, of album: Album, first: inout Bool) throws {
+    /// Each field's name as a key (`"catalogNumber":`), by its place in ``AlbumField/sortedByName``:
+    /// made once, where every member of every album escaped its name again.
+    private static let keys = AlbumField.sortedByName.map { Array("\"\($0.name)\":".utf8) }
+
+    /// The field at `place` in ``AlbumField/sortedByName`` of `album` as the object's next
+    /// member (`{` before the first), when it has it.
+    mutating func field(at place: Int, of album: Album, first: inout Bool) throws {
+        let field = AlbumField.sortedByName[place]
         func key() throws {
             try raw(first ? "{" : ",")
             first = false
-            try string(field.name)
-            try raw(":")
+            try Self.keys[place].withUnsafeBufferPointer { try bytes($0) }
         }
         switch field.kind {
         case .id:

@@ -12,20 +12,29 @@ import Synchronization
 /// published meanwhile; a `publish` that finds one under way queues its event and returns.
 /// So the common case — one publisher — costs one lock round trip and a plain call per
 /// subscriber, with nothing allocated.
+///
+/// A subscriber may name the events it takes; a publisher asks ``takes(_:)`` before making
+/// events by the thousand that nobody takes (an import's `library.albumAdded` for each album
+/// reads every album back from its scratch file).
 public final class NotificationHub: Sendable {
     private final class Subscriber: Sendable {
         let id: UInt64
         let handler: @Sendable (LibraryEvent) -> Void
+        /// The names of the events it takes; nil for every event.
+        let names: Set<String>?
         /// Cleared on unsubscribing, so that events still on their way are not delivered.
         let active = Atomic(true)
 
-        init(id: UInt64, handler: @escaping @Sendable (LibraryEvent) -> Void) {
+        init(id: UInt64, names: Set<String>?, handler: @escaping @Sendable (LibraryEvent) -> Void) {
             self.id = id
+            self.names = names
             self.handler = handler
         }
 
+        func takes(_ name: String) -> Bool { names?.contains(name) ?? true }
+
         func deliver(_ event: LibraryEvent) {
-            if active.load(ordering: .acquiring) { handler(event) }
+            if active.load(ordering: .acquiring), names == nil || takes(event.name) { handler(event) }
         }
     }
 
@@ -44,11 +53,11 @@ public final class NotificationHub: Sendable {
     public init() {}
 
     /// Calls `handler` with every event published from now until the subscription is
-    /// cancelled or released.
-    public func subscribe(_ handler: @escaping @Sendable (LibraryEvent) -> Void) -> HubSubscription {
+    /// cancelled or released; with `names`, only with the events so named (``LibraryEvent/name``).
+    public func subscribe(to names: Set<String>? = nil, _ handler: @escaping @Sendable (LibraryEvent) -> Void) -> HubSubscription {
         let id = state.withLock { state in
             state.nextID += 1
-            state.subscribers.append(Subscriber(id: state.nextID, handler: handler))
+            state.subscribers.append(Subscriber(id: state.nextID, names: names, handler: handler))
             return state.nextID
         }
         return HubSubscription { [weak self] in self?.unsubscribe(id) }
@@ -77,6 +86,11 @@ public final class NotificationHub: Sendable {
         guard let subscribers else { return }
         Self.deliver(event, to: subscribers)
         drainQueued()
+    }
+
+    /// Whether a subscriber attached now takes the events named `name` (``LibraryEvent/name``).
+    public func takes(_ name: String) -> Bool {
+        state.withLock { state in state.subscribers.contains { $0.takes(name) } }
     }
 
     /// How many subscribers are attached now.

@@ -68,6 +68,11 @@ extension Library {
             await staging.rollback(added)
             throw error
         }
+        // The albums are read back for `import.albumImported` only when a subscriber takes it.
+        guard hub.takes("import.albumImported") else {
+            for outcome in commit.outcomes { report.summary.count(outcome) }
+            return
+        }
         try commit.forEach { album, outcome in
             report.summary.count(outcome)
             hub.publish(.albumImported(album, outcome: outcome))

@@ -407,10 +407,11 @@ public actor Library {
     }
 
     /// Publishes the change's events, then `library.saved`. An appended run's albums are read
-    /// back from its scratch file, one at a time.
+    /// back from its scratch file, one at a time — only when a subscriber takes the events they
+    /// make: a pass over 100 000 albums otherwise decoded each for nothing (BENCHMARKS.md).
     private func publish(_ plan: ChangePlan, state: LibraryState, count: Int) {
         for event in Self.events(for: plan.appliedEdits) + Self.coverRequests(for: plan.appliedEdits, state: state) { hub.publish(event) }
-        if let (run, index) = plan.appendedRun {
+        if let (run, index) = plan.appendedRun, hub.takes("library.albumAdded") || (run.namesCovers && hub.takes("cover.requested")) {
             var albums = run.reader()
             var position = index
             // The run was written and read back by this process: a read failing now (the disk)

@@ -79,6 +79,7 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
 
     /// The duplicate key of these fields (trimmed, ignoring case), for records not yet validated.
     public static func duplicateKey(artist: String, title: String, year: String) -> String {
+        if let key = asciiDuplicateKey(artist: artist, title: title, year: year) { return key }
         // Built in place: a list of the three, mapped and joined, cost two more allocations for
         // every album `dedupe` sees.
         var key = artist.trimmingWhiteSpace().lowercased()
@@ -87,6 +88,42 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
         key.append("\u{1F}")
         key.append(year.trimmingWhiteSpace().lowercased())
         return key
+    }
+
+    /// ``duplicateKey(artist:title:year:)`` of three ASCII texts, written into one string (an
+    /// ASCII field's key bytes are its trimmed bytes, lower-cased); nil when one is not ASCII.
+    /// `dedupe` asks for the key of every album an import reads: each text trimmed and
+    /// lower-cased apart, then appended, was three strings more for each.
+    private static func asciiDuplicateKey(artist: String, title: String, year: String) -> String? {
+        var ascii = true
+        let key = String(unsafeUninitializedCapacity: artist.utf8.count + title.utf8.count + year.utf8.count + 2) { buffer in
+            var end = 0
+            func append(_ text: String) {
+                guard ascii else { return }
+                let appended = text.utf8.withContiguousStorageIfAvailable { bytes in
+                    guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+                    var start = bytes.startIndex
+                    var stop = bytes.endIndex
+                    while start < stop, bytes[start].isASCIIWhiteSpaceOrNonASCII { start += 1 }
+                    while stop > start, bytes[stop - 1].isASCIIWhiteSpaceOrNonASCII { stop -= 1 }
+                    for byte in bytes[start..<stop] {
+                        buffer[end] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                        end += 1
+                    }
+                    return true
+                }
+                ascii = appended == true
+            }
+            append(artist)
+            buffer[end] = 0x1F
+            end += 1
+            append(title)
+            buffer[end] = 0x1F
+            end += 1
+            append(year)
+            return ascii ? end : 0
+        }
+        return ascii ? key : nil
     }
 
     /// Whether ``duplicateKey`` is `key`. A duplicate check asks this of every album of a

@@ -4,13 +4,15 @@ enum FieldRules {
     static let maxBytes = 64 * 1024
 
     /// `value` trimmed, when it is within the size limit and holds no control character (but
-    /// tab, and line breaks where `lineBreaks`); `required` refuses an empty one.
+    /// tab, and line breaks where `lineBreaks`); `required` refuses an empty one. The field's
+    /// name is made only for an error (`ids.discogs`, made for every entry of every map checked,
+    /// was a string made for nothing).
     static func text(
-        _ value: String, field: String, album: @autoclosure () -> String, required: Bool, lineBreaks: Bool = false
+        _ value: String, field: @autoclosure () -> String, album: @autoclosure () -> String, required: Bool, lineBreaks: Bool = false
     ) throws(AlbumKitError) -> String {
         let trimmed = value.trimmingWhiteSpace()
-        if required && trimmed.isEmpty { throw .invalidAlbum(album(), field: field, "is required and empty") }
-        try checkCharacters(trimmed, field: field, album: album(), lineBreaks: lineBreaks)
+        if required && trimmed.isEmpty { throw .invalidAlbum(album(), field: field(), "is required and empty") }
+        try checkCharacters(trimmed, field: field(), album: album(), lineBreaks: lineBreaks)
         return trimmed
     }
 
@@ -65,14 +67,14 @@ enum FieldRules {
     /// scan of its bytes found.
     @discardableResult
     private static func checkCharacters(
-        _ value: String, field: String, album: @autoclosure () -> String, lineBreaks: Bool = false
+        _ value: String, field: @autoclosure () -> String, album: @autoclosure () -> String, lineBreaks: Bool = false
     ) throws(AlbumKitError) -> FieldBytes {
         if value.utf8.count > maxBytes {
-            throw .invalidAlbum(album(), field: field, "is \(value.utf8.count) bytes; the limit is \(maxBytes)")
+            throw .invalidAlbum(album(), field: field(), "is \(value.utf8.count) bytes; the limit is \(maxBytes)")
         }
         let scan = value.withUTF8Bytes(FieldBytes.init)
         if scan.hasControl && (!lineBreaks || value.utf8.contains(where: { FieldBytes.isControl($0) && $0 != 0x0A && $0 != 0x0D })) {
-            throw .invalidAlbum(album(), field: field, "holds a control character")
+            throw .invalidAlbum(album(), field: field(), "holds a control character")
         }
         return scan
     }

@@ -25,6 +25,10 @@ public struct AlbumRun: Sendable, Hashable {
     /// How many albums are appended.
     public var count: Int { spilled?.count ?? held.count }
 
+    /// Whether an album of the run names a cover (has a `coverUrl`): when none does, the run
+    /// asks for no cover, and the library need not read it back to find out.
+    var namesCovers: Bool { spilled?.namesCovers ?? held.contains { $0.coverUrl != nil } }
+
     /// The first album's id (nil when there are none).
     public var first: AlbumID? { if let spilled { spilled.first } else { held.first?.id } }
 

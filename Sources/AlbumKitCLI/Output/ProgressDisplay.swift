@@ -22,10 +22,18 @@ final class ProgressDisplay: Sendable {
     private let terminal = Console.errorIsTerminal
     private let state = Mutex(State())
 
-    /// Subscribes to `hub`.
+    /// Subscribes to `hub`, to the events ``handle(_:)`` shows: not to those an import makes
+    /// for each album, which the library then need not read back to make (BENCHMARKS.md).
     func attach(to hub: NotificationHub) -> HubSubscription {
-        hub.subscribe { [self] event in handle(event) }
+        hub.subscribe(to: Self.shown) { [self] event in handle(event) }
     }
+
+    /// The names of the events ``handle(_:)`` shows.
+    static let shown: Set<String> = [
+        "import.started", "export.started", "restore.started", "import.progress", "restore.progress", "export.progress",
+        "cover.requested", "cover.fetched", "cover.cached", "cover.failed", "export.finished", "enrich.started",
+        "enrich.albumEnriched", "import.finished", "import.failed", "restore.finished", "restore.failed", "enrich.finished",
+    ]
 
     private func handle(_ event: LibraryEvent) {
         switch event {

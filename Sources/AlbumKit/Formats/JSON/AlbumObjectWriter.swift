@@ -52,9 +52,9 @@ public struct AlbumObjectWriter {
                 next += 1
             }
         }
-        for field in AlbumField.sortedByName {
+        for (place, field) in AlbumField.sortedByName.enumerated() {
             writeExtras(before: field.name)
-            try! output.field(field, of: album, first: &first)
+            try! output.field(at: place, of: album, first: &first)
         }
         writeExtras(before: nil)
         try! output.raw("}")
