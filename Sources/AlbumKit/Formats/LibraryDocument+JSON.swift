@@ -128,6 +128,11 @@ extension JSONFormat {
             output = JSONOutput(descriptor: descriptor, path: path)
         }
 
+        /// A writer handing its output to `sink`, a buffer at a time.
+        package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+            output = JSONOutput(sink: sink)
+        }
+
         /// Writes `albums` after those written so far.
         public mutating func append(_ albums: some Sequence<Album>) throws {
             for album in albums { try output.listedAlbum(album, first: &first) }
