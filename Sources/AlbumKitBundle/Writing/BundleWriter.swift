@@ -40,19 +40,7 @@ public struct BundleWriter: Sendable {
         let modified = Date()
         // The albums first, into their part: the manifest counts them and the list's entry
         // announces its size, so both are known before the file's first bytes.
-        var part = try AlbumListPart(beside: destination, compression: compression)
-        var state: LibraryState?
-        var total = 0
-        try await contents.readWithText(inRunsOf: Self.albumRun) { piece in
-            switch piece {
-            case .state(let read): state = read
-            case .albums(let albums):
-                try part.append(albums)
-                total += albums.count
-            }
-        }
-        guard let state else { throw AlbumKitError(.libraryState, "\(path): the library was read without its memento") }
-        let list = try part.finish()
+        let (list, state, total) = try await readAlbums(contents, beside: destination)
         let file = try TemporaryFile(beside: destination)
         var sums = BundleChecksums()
         let json = JSONFormat()
@@ -62,11 +50,8 @@ public struct BundleWriter: Sendable {
         sums.file("manifest.json", digest: SHA256Digest.hex(of: manifest))
         sums.file("albums.json", digest: list.digest)
         let head = try ArchiveWriter.head([("manifest.json", manifest)], thenHeaderOf: "albums.json", size: list.size, path: path, modified: modified)
-        let headWriter = try CompressorThread(descriptor: file.descriptor, path: path, compression: compression)
-        try head.withUnsafeBytes { try headWriter.write($0) }
-        try headWriter.finish()
+        let before = try compressed(head, to: file.descriptor, path: path) + list.compressedSize
         try list.append(to: file.descriptor, path: path)
-        let before = headWriter.bytesWritten + list.compressedSize
         let archive = try ArchiveWriter(descriptor: file.descriptor, path: path, compression: compression, modified: modified)
         func add(_ name: String, _ bytes: Data) throws {
             try archive.add(name, bytes)
@@ -105,6 +90,41 @@ public struct BundleWriter: Sendable {
         try archive.close()
         try file.commit()
         return before + archive.bytesWritten
+    }
+}
+
+extension BundleWriter {
+    /// Reads the memento and every album of `contents` into `albums.json`'s part beside
+    /// `destination`; returns the part, the memento and how many albums it holds. The part's
+    /// compressor is gone once this returns: the covers are written without it in memory.
+    private func readAlbums(_ contents: ExportContents, beside destination: URL) async throws -> (AlbumListPart.Written, LibraryState, Int) {
+        var part = try AlbumListPart(beside: destination, compression: compression)
+        var state: LibraryState?
+        var total = 0
+        try await contents.readWithText(inRunsOf: Self.albumRun) { piece in
+            switch piece {
+            case .state(let read): state = read
+            case .albums(let albums):
+                try part.append(albums)
+                total += albums.count
+            }
+        }
+        guard let state else { throw AlbumKitError(.libraryState, "\(destination.path): the library was read without its memento") }
+        return (try part.finish(), state, total)
+    }
+
+    /// Writes `bytes`, compressed alone, to `descriptor` at its offset; returns the bytes
+    /// written.
+    private func compressed(_ bytes: Data, to descriptor: Int32, path: String) throws -> Int64 {
+        let compressor = try CompressorThread(descriptor: descriptor, path: path, compression: compression)
+        do {
+            try bytes.withUnsafeBytes { try compressor.write($0) }
+            try compressor.finish()
+        } catch {
+            compressor.abandon()
+            throw error
+        }
+        return compressor.bytesWritten
     }
 }
 
