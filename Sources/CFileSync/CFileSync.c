@@ -55,3 +55,25 @@ int albumkit_link_unnamed(int fd, const char *path) {
     return -1;
 #endif
 }
+
+long long albumkit_copy_range(int from, long long offset, int to, long long length) {
+#ifdef __linux__
+    off_t start = (off_t)offset;
+    ssize_t copied = copy_file_range(from, &start, to, NULL, (size_t)length, 0);
+    if (copied >= 0 || (errno != EXDEV && errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL)) return copied;
+#endif
+    // Where the kernel cannot copy between these files: through a buffer.
+    char buffer[65536];
+    ssize_t got = pread(from, buffer, length < (long long)sizeof buffer ? (size_t)length : sizeof buffer, (off_t)offset);
+    if (got <= 0) return got;
+    ssize_t put = 0;
+    while (put < got) {
+        ssize_t written = write(to, buffer + put, (size_t)(got - put));
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        put += written;
+    }
+    return got;
+}

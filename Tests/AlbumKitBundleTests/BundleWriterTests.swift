@@ -11,7 +11,7 @@ import Testing
     /// 70 covers of 300 KB of random bytes: 21 MB, more than two batches of covers read ahead,
     /// the compressor's queue of tar blocks many times over, a 1 MiB output block, and the
     /// 16 MiB after which writeback starts.
-    @Test(arguments: [BundleCompression.zstd, .gzip, .none])
+    @Test(arguments: [BundleCompression.zstd, .gzip, .xz, .none])
     func aLongStreamComesOutWhole(_ compression: BundleCompression) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -23,7 +23,7 @@ import Testing
             let bytes = try #require(try random.read(upToCount: 300_000))
             covers[try await library.storage.covers.put(bytes, fileExtension: index % 2 == 0 ? "jpg" : "png")] = bytes
         }
-        let bundle = workspace.path("backup.tar" + [BundleCompression.zstd: ".zst", .gzip: ".gz", .none: ""][compression]!)
+        let bundle = workspace.path("backup.tar" + [BundleCompression.zstd: ".zst", .gzip: ".gz", .xz: ".xz", .none: ""][compression]!)
         try await BundleWriter(compression: compression, generator: "test").write(library.contents(of: try await library.snapshot()), to: bundle)
 
         if compression == .zstd { #expect(try runProgram("/usr/bin/zstd", ["-q", "-t", bundle.path]).status == 0) }
@@ -37,12 +37,52 @@ import Testing
         #expect(check.status == 0, "\(check.output)")
         #expect(try await BundleVerifier.problems(in: bundle, limits: Limits()).isEmpty)
         // The tar stream ends in its two zero blocks: nothing left over from a recycled buffer.
-        let unpack = [BundleCompression.zstd: "zstd -dc", .gzip: "gzip -dc", .none: "cat"][compression]!
+        let unpack = [BundleCompression.zstd: "zstd -dc", .gzip: "gzip -dc", .xz: "xz -dc", .none: "cat"][compression]!
         #expect(try runProgram("/bin/sh", ["-c", "\(unpack) '\(bundle.path)' > stream.tar"], in: workspace.url).status == 0)
         let stream = try Data(contentsOf: workspace.path("stream.tar"))
         #expect(stream.count % 512 == 0 && stream.count > 21_000_000 && stream.suffix(1024).allSatisfy { $0 == 0 })
         // A plain tar is padded to whole 10 KiB records, as tar writes one.
         #expect(compression != .none || stream.count % 10240 == 0, "\(stream.count) bytes")
+    }
+
+    /// `albums.json` is compressed as it is written, into a part of its own that the file takes
+    /// whole between the manifest with the list's header (compressed alone) and the rest: three
+    /// zstd frames, one stream to every reader. Each tool unpacks the same entries in bundle
+    /// order, and the list holds the albums in library order.
+    @Test(arguments: [BundleCompression.zstd, .gzip, .xz])
+    func theAlbumListIsAPartOfItsOwn(_ compression: BundleCompression) async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let library = try await LibraryFixture.make(in: workspace).library
+        let albums = try (0..<1500).map { try Album(id: AlbumID("a\($0)"), title: "Album \($0) ✓", artist: "Artist \($0 % 40)") }
+        try await library.replaceAll(with: LibrarySnapshot(albums: albums))
+        let ending = [BundleCompression.zstd: "zst", .gzip: "gz", .xz: "xz"][compression]!
+        let bundle = workspace.path("backup.tar.\(ending)")
+        try await BundleWriter(compression: compression, generator: "test").write(library.contents(of: try await library.snapshot()), to: bundle)
+
+        if compression == .zstd {
+            let listing = try runProgram("/usr/bin/zstd", ["-l", bundle.path])
+            let frames = listing.output.split(separator: "\n").dropFirst().first?.split(separator: " ").first
+            #expect(listing.status == 0 && frames == "3", "\(listing.output)")
+        }
+        let test = [BundleCompression.zstd: "zstd -q -t", .gzip: "gzip -t", .xz: "xz -t"][compression]!
+        #expect(try runProgram("/bin/sh", ["-c", "\(test) '\(bundle.path)'"]).status == 0)
+        let names = ["manifest.json", "albums.json", "state.json"]
+        for lister in [["/bin/tar", "-tf"], ["/usr/bin/bsdtar", "-tf"]] {
+            let listed = try runProgram(lister[0], [lister[1], bundle.path])
+            let entries = listed.output.split(separator: "\n").map(String.init)
+            #expect(listed.status == 0 && Array(entries.prefix(3)) == names && entries.last == ChecksumList.entryName, "\(lister[0]): \(entries.prefix(4))")
+        }
+        if compression != .zstd {
+            let python = "import sys, tarfile; print(' '.join(tarfile.open(sys.argv[1]).getnames()[:3]))"
+            let read = try runProgram("/usr/bin/python3", ["-c", python, bundle.path])
+            #expect(read.output.trimmingCharacters(in: .whitespacesAndNewlines) == names.joined(separator: " "), "\(read.output)")
+        }
+        let folder = try extract(bundle, in: workspace)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("albums.json"))) as? [[String: Any]])
+        #expect(list.compactMap { $0["id"] as? String } == albums.map(\.id.rawValue))
+        #expect(try runProgram("/usr/bin/sha256sum", ["-c", "--strict", "checksums.sha256"], in: folder).status == 0)
+        #expect(try await BundleVerifier.problems(in: bundle, limits: Limits()).isEmpty)
     }
 
     /// A plain tar is a whole number of 10 KiB records, as tar writes one, however many

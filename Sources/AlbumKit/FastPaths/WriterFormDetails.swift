@@ -14,26 +14,38 @@
 package struct WriterFormDetails: Sendable {
     /// The text, in the writer's form.
     package let text: String
+    /// The object's members (`"name":value`) in order, as the check found them: an album
+    /// written with this text copies each in place without reading the text again.
+    let members: [Member]
+
+    /// One member of the object: its field and where its bytes lie in the text's UTF-8.
+    struct Member: Sendable {
+        /// The field's place in ``AlbumField/sortedByName``.
+        let field: UInt8
+        let start: Int32
+        let end: Int32
+    }
 
     /// `text` when it is in the writer's form, else nil.
     package init?(_ text: String) {
         var text = text
-        guard text.withUTF8({ Self.members(of: $0) { _, _ in } }) else { return nil }
+        var members: [Member] = []
+        guard text.withUTF8({ Self.members(of: $0) { members.append($0) } }) else { return nil }
         self.text = text
+        self.members = members
     }
 
-    /// Hands each member of the object (`"name":value`, its bytes) and its field to `member`, in
-    /// order; returns false, part way, when `utf8` is not in the writer's form.
-    static func members(
-        of utf8: UnsafeBufferPointer<UInt8>, _ member: (AlbumField, UnsafeBufferPointer<UInt8>) throws -> Void
-    ) rethrows -> Bool {
+    /// Hands each member of the object to `member`, in order; returns false, part way, when
+    /// `utf8` is not in the writer's form.
+    private static func members(of utf8: UnsafeBufferPointer<UInt8>, _ member: (Member) -> Void) -> Bool {
+        guard utf8.count <= Int32.max else { return false }
         var scan = FormScan(bytes: utf8)
         guard scan.take("{") else { return false }
         var next = 0
         repeat {
             let start = scan.index
             guard let field = scan.fieldName(after: &next), scan.take(":"), scan.value(of: field.kind) else { return false }
-            try member(field, UnsafeBufferPointer(rebasing: utf8[start..<scan.index]))
+            member(Member(field: UInt8(next - 1), start: Int32(start), end: Int32(scan.index)))
         } while scan.take(",")
         return scan.take("}") && scan.index == utf8.count
     }

@@ -128,6 +128,11 @@ extension JSONFormat {
             output = JSONOutput(descriptor: descriptor, path: path)
         }
 
+        /// A writer handing its output to `sink`, a buffer at a time.
+        package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+            output = JSONOutput(sink: sink)
+        }
+
         /// Writes `albums` after those written so far.
         public mutating func append(_ albums: some Sequence<Album>) throws {
             for album in albums { try output.listedAlbum(album, first: &first) }
@@ -187,24 +192,24 @@ extension JSONOutput {
     mutating func album(_ album: Album, details: WriterFormDetails) throws {
         var first = true
         var next = 0
-        func core(upTo stop: AlbumField?) throws {
-            while next < AlbumField.sortedByName.count, AlbumField.sortedByName[next] != stop {
+        // The core fields (the text holds no other) sorted before the field at `stop`.
+        func core(upTo stop: Int) throws {
+            while next < stop {
                 try field(at: next, of: album, first: &first)
                 next += 1
             }
             next += 1
         }
         var text = details.text
-        let inForm = try text.withUTF8 { utf8 in
-            try WriterFormDetails.members(of: utf8) { field, member in
-                try core(upTo: field)
+        try text.withUTF8 { utf8 in
+            for member in details.members {
+                try core(upTo: Int(member.field))
                 try raw(first ? "{" : ",")
                 first = false
-                try bytes(member)
+                try bytes(UnsafeBufferPointer(rebasing: utf8[Int(member.start)..<Int(member.end)]))
             }
         }
-        precondition(inForm, "a details text that was in the writer's form is no longer")
-        try core(upTo: nil)
+        try core(upTo: AlbumField.sortedByName.count)
         try raw("}")
     }
 

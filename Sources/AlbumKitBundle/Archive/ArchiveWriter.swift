@@ -16,17 +16,18 @@ final class ArchiveWriter {
     private let modified: time_t
     private let compressor: CompressorThread?
     private var closed = false
-    /// The tar stream's way to the compressor.
+    /// The tar stream's way to the compressor (or, for ``head(_:thenHeaderOf:size:path:modified:)``, to memory).
     private let toCompressor: StageInlet?
     /// How many bytes the file held when writeback was last started.
     private var writeback: Int64 = 0
+    /// The zeros a plain tar's file was padded with once closed.
+    private var padding: Int64 = 0
 
     /// The size of the tar stream's blocks handed to the compressor.
     private static let blockSize: Int32 = 256 * 1024
     /// A tar record: a plain tar's size is a whole number of them.
     private static let tarRecord: Int32 = 10240
-    /// The size of the blocks written to a plain tar: whole records (libarchive pads only the
-    /// last block to whole records, so every other block must already be).
+    /// The size of the blocks written to a plain tar.
     private static let plainBlockSize: Int32 = 25 * tarRecord
     /// How many bytes are written between two starts of writeback.
     private static let writebackInterval: Int64 = 16 << 20
@@ -49,10 +50,10 @@ final class ArchiveWriter {
             try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 1), handle, .fileSystem, path)
             try toCompressor.open(handle, path: path)
         } else {
-            // Written in large blocks of whole 10 KiB records, the last one padded to whole
-            // records, as tar pads them.
+            // Written in large blocks; the file is padded to whole 10 KiB records at the end
+            // (``close()``), as tar pads it: the stream may start after a bundle's first part.
             try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.plainBlockSize), handle, .fileSystem, path)
-            try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, Self.tarRecord), handle, .fileSystem, path)
+            try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 1), handle, .fileSystem, path)
             try ArchiveStatus.check(archive_write_open_fd(handle, descriptor), handle, .fileSystem, path)
         }
     }
@@ -71,14 +72,8 @@ final class ArchiveWriter {
     /// Adds a regular file `name` of `size` bytes, which `fill` writes through the function it
     /// is given, in pieces of any size (their sum must be `size`).
     func add(_ name: String, size: Int, _ fill: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-        archive_entry_clear(entry)
-        archive_entry_set_pathname_utf8(entry, name)
-        archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG, a cast macro that does not import
-        archive_entry_set_perm(entry, 0o644)
-        archive_entry_set_size(entry, Int64(size))
-        archive_entry_set_mtime(entry, modified, 0)
+        try header(name, size: size)
         let subject = "\(path) entry \(name)"
-        try checked { () throws(AlbumKitError) in try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, subject) }
         var total = 0
         try fill { buffer in
             var offset = 0
@@ -89,10 +84,54 @@ final class ArchiveWriter {
             total += buffer.count
         }
         guard total == size else { throw AlbumKitError(.fileSystem, "\(subject): \(total) bytes written, \(size) announced") }
-        if bytesWritten - writeback >= Self.writebackInterval {
+        if descriptor >= 0 && bytesWritten - writeback >= Self.writebackInterval {
             writeback = bytesWritten
             _ = albumkit_start_writeback(descriptor)
         }
+    }
+
+    /// Starts a regular file `name` of `size` bytes: its header alone.
+    private func header(_ name: String, size: Int) throws(AlbumKitError) {
+        archive_entry_clear(entry)
+        archive_entry_set_pathname_utf8(entry, name)
+        archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG, a cast macro that does not import
+        archive_entry_set_perm(entry, 0o644)
+        archive_entry_set_size(entry, Int64(size))
+        archive_entry_set_mtime(entry, modified, 0)
+        let subject = "\(path) entry \(name)"
+        try checked { () throws(AlbumKitError) in try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, subject) }
+    }
+
+    /// The start of a tar stream, uncompressed: the files `files`, then the header of a file
+    /// `name` of `size` bytes, whose contents (padded to whole 512-byte records) the caller
+    /// writes after these bytes. `path` names the archive in errors.
+    static func head(_ files: [(name: String, bytes: Data)], thenHeaderOf name: String, size: Int, path: String, modified: Date) throws -> Data {
+        let collected = CollectedOutput()
+        let writer = try ArchiveWriter(collectingInto: collected, path: path, modified: modified)
+        for file in files { try writer.add(file.name, file.bytes) }
+        try writer.header(name, size: size)
+        // Written through unblocked, so every byte is already collected; failing the handle
+        // keeps its end (the padding of the entry left open, the end of the archive) unwritten.
+        archive_write_fail(writer.handle)
+        writer.closed = true
+        return collected.bytes
+    }
+
+    /// A writer handing each piece of the tar stream to `collected` as it is made, uncompressed.
+    private init(collectingInto collected: CollectedOutput, path: String, modified: Date) throws(AlbumKitError) {
+        guard let handle = archive_write_new(), let entry = archive_entry_new() else {
+            throw ArchiveProblem.cannotStart.error(path)
+        }
+        self.handle = handle
+        self.entry = entry
+        descriptor = -1
+        self.path = path
+        self.modified = time_t(modified.timeIntervalSince1970)
+        compressor = nil
+        toCompressor = StageInlet(collected)
+        try ArchiveStatus.check(archive_write_set_format_pax_restricted(handle), handle, .unsupported, path)
+        try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, 0), handle, .fileSystem, path)
+        try toCompressor?.open(handle, path: path)
     }
 
     /// Writes the end of the archive and flushes the compressor.
@@ -105,6 +144,21 @@ final class ArchiveWriter {
             throw error
         }
         try compressor?.finish()
+        if compressor == nil { try padToWholeRecords() }
+    }
+
+    /// Pads a plain tar's file, from its start, to whole records.
+    private func padToWholeRecords() throws(AlbumKitError) {
+        let end = lseek(descriptor, 0, SEEK_CUR)
+        guard end >= 0 else { throw .fileSystem(path, "find the end of the archive", errno: errno) }
+        let record = Int(Self.tarRecord)
+        let zeros = [UInt8](repeating: 0, count: (record - Int(end) % record) % record)
+        do {
+            try zeros.withUnsafeBytes { try AtomicFile.writeAll(descriptor, $0, path: path) }
+        } catch {
+            throw error as? AlbumKitError ?? AlbumKitError(.fileSystem, "\(path): \(error)")
+        }
+        padding = Int64(zeros.count)
     }
 
     /// What `body` (a call on the handle) returns; when it throws once the compressor has
@@ -116,5 +170,12 @@ final class ArchiveWriter {
     }
 
     /// Bytes written to the file (compressed); exact once the archive is closed.
-    var bytesWritten: Int64 { compressor?.bytesWritten ?? archive_filter_bytes(handle, -1) }
+    var bytesWritten: Int64 { compressor?.bytesWritten ?? archive_filter_bytes(handle, -1) + padding }
+}
+
+/// The bytes of a tar stream kept in memory as they are written: a bundle's first entries.
+private final class CollectedOutput: BlockStage {
+    private(set) var bytes = Data()
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(AlbumKitError) { self.bytes.append(contentsOf: bytes) }
 }

@@ -8,7 +8,8 @@ import Synchronization
 /// to the file, on a thread of its own — so that compressing runs on one core while reading,
 /// hashing and laying out the entries runs on another (as `tar -czf` runs `gzip` beside it).
 /// The handle is made here and then used only by the thread. (Writing the file from a third
-/// thread was tried and kept out: BENCHMARKS.md.)
+/// thread was tried and kept out: BENCHMARKS.md.) A bundle's first parts, the head and the
+/// album list (``AlbumListPart``), go through one each, with no filter for a plain tar.
 final class CompressorThread: BlockStage, @unchecked Sendable {
     private let handle: OpaquePointer
     private let path: String

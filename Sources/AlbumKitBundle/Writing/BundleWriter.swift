@@ -6,7 +6,7 @@ import Foundation
 /// `state.json`, every cover once, and `checksums.sha256` last — streaming, two small batches of
 /// covers in memory at a time (``CoverBatches``), to a temporary name renamed into place when
 /// complete. Its memory does not grow with the library beyond the cover keys: the albums are
-/// read a run at a time into a spooled `albums.json` (``AlbumSpool``), and a cover's checksum
+/// read a run at a time into `albums.json`'s compressed part (``AlbumListPart``), and a cover's checksum
 /// line is its name (its bytes are hashed as they are read, and a stored cover whose bytes do
 /// not match its name gets the digest they do have).
 public struct BundleWriter: Sendable {
@@ -37,44 +37,32 @@ public struct BundleWriter: Sendable {
         _ contents: ExportContents, keys: [CoverKey]? = nil, to destination: URL, hub: NotificationHub? = nil
     ) async throws -> Int64 {
         let path = destination.path
-        // The albums first, into the spool: the manifest counts them and the list's entry
-        // announces its size, so both are known before the archive starts.
-        var spool = try AlbumSpool(beside: destination)
-        var state: LibraryState?
-        var total = 0
-        try await contents.readWithText(inRunsOf: Self.albumRun) { piece in
-            switch piece {
-            case .state(let read): state = read
-            case .albums(let albums):
-                try spool.append(albums)
-                total += albums.count
-            }
-        }
-        guard let state else { throw AlbumKitError(.libraryState, "\(path): the library was read without its memento") }
-        let listSize = try spool.finish()
+        let modified = Date()
+        // The albums first, into their part: the manifest counts them and the list's entry
+        // announces its size, so both are known before the file's first bytes.
+        let (list, state, total) = try await readAlbums(contents, beside: destination)
         let file = try TemporaryFile(beside: destination)
-        let archive = try ArchiveWriter(descriptor: file.descriptor, path: path, compression: compression)
         var sums = BundleChecksums()
+        let json = JSONFormat()
+        // The file: the manifest and the list's header, compressed alone; the list's part; then
+        // the rest of the stream, from `state.json` to the end of the archive.
+        let manifest = try json.encode(BundleManifest(albumCount: total, generator: generator))
+        sums.file("manifest.json", digest: SHA256Digest.hex(of: manifest))
+        sums.file("albums.json", digest: list.digest)
+        let head = try ArchiveWriter.head([("manifest.json", manifest)], thenHeaderOf: "albums.json", size: list.size, path: path, modified: modified)
+        let before = try compressed(head, to: file.descriptor, path: path) + list.compressedSize
+        try list.append(to: file.descriptor, path: path)
+        let archive = try ArchiveWriter(descriptor: file.descriptor, path: path, compression: compression, modified: modified)
         func add(_ name: String, _ bytes: Data) throws {
             try archive.add(name, bytes)
             sums.file(name, digest: SHA256Digest.hex(of: bytes))
         }
-        let json = JSONFormat()
-        try add("manifest.json", try json.encode(BundleManifest(albumCount: total, generator: generator)))
-        var listHash = SHA256()
-        try archive.add("albums.json", size: listSize) { write in
-            try spool.copy(listSize) { bytes in
-                listHash.update(bufferPointer: bytes)
-                try write(bytes)
-            }
-        }
-        sums.file("albums.json", digest: SHA256Digest.hex(listHash.finalize()))
         try add("state.json", try json.encode(try await contents.stateFile(of: state)))
         var covers = 0
         var reported: Int64 = 0
         func report() {
             reported = archive.bytesWritten
-            hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, covers: covers, bytesWritten: reported))
+            hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, covers: covers, bytesWritten: before + reported))
         }
         report()
         let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
@@ -101,7 +89,42 @@ public struct BundleWriter: Sendable {
         try archive.add(ChecksumList.entryName, size: sums.textSize) { write in try sums.writeText(to: write) }
         try archive.close()
         try file.commit()
-        return archive.bytesWritten
+        return before + archive.bytesWritten
+    }
+}
+
+extension BundleWriter {
+    /// Reads the memento and every album of `contents` into `albums.json`'s part beside
+    /// `destination`; returns the part, the memento and how many albums it holds. The part's
+    /// compressor is gone once this returns: the covers are written without it in memory.
+    private func readAlbums(_ contents: ExportContents, beside destination: URL) async throws -> (AlbumListPart.Written, LibraryState, Int) {
+        var part = try AlbumListPart(beside: destination, compression: compression)
+        var state: LibraryState?
+        var total = 0
+        try await contents.readWithText(inRunsOf: Self.albumRun) { piece in
+            switch piece {
+            case .state(let read): state = read
+            case .albums(let albums):
+                try part.append(albums)
+                total += albums.count
+            }
+        }
+        guard let state else { throw AlbumKitError(.libraryState, "\(destination.path): the library was read without its memento") }
+        return (try part.finish(), state, total)
+    }
+
+    /// Writes `bytes`, compressed alone, to `descriptor` at its offset; returns the bytes
+    /// written.
+    private func compressed(_ bytes: Data, to descriptor: Int32, path: String) throws -> Int64 {
+        let compressor = try CompressorThread(descriptor: descriptor, path: path, compression: compression)
+        do {
+            try bytes.withUnsafeBytes { try compressor.write($0) }
+            try compressor.finish()
+        } catch {
+            compressor.abandon()
+            throw error
+        }
+        return compressor.bytesWritten
     }
 }
 

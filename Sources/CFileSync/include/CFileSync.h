@@ -23,4 +23,10 @@ int albumkit_open_unnamed(const char *folder, unsigned int mode);
 /// with errno set (EEXIST: the name is taken; it is left as it is).
 int albumkit_link_unnamed(int fd, const char *path);
 
+/// Appends up to `length` bytes of `from`, read at `offset`, to `to` at its own offset (Linux
+/// `copy_file_range`, which copies inside the kernel; elsewhere, or between file systems it
+/// cannot, through a buffer). Returns how many were copied (0 at the end of `from`), or -1
+/// with errno set.
+long long albumkit_copy_range(int from, long long offset, int to, long long length);
+
 #endif
