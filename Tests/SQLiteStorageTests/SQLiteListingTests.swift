@@ -63,6 +63,19 @@ import Testing
         #expect(runs.withLock { $0 } == [8192], "the runs before the damaged row")
     }
 
+    /// The covers' digests go to SQLite as one JSON array, whatever their text: a key made from
+    /// text that is no digest (quotes, a backslash, a control character, accents) is looked up
+    /// like any other, and not found.
+    @Test func coverKeysOfAnyTextAreLookedUpAsOneJSONArray() async throws {
+        let folder = try TemporaryFolder("sqlite-cover-keys")
+        defer { folder.remove() }
+        let storage = SQLiteStorage(file: folder.path("library.sqlite"))
+        try await storage.create()
+        let stored = try await storage.covers.put(Data([0x89, 0x50, 0x4E, 0x47, 3]), fileExtension: "png")
+        let odd = CoverKey(sha256: "a\"b\\c\u{1}\té", fileExtension: "png")
+        #expect(try await storage.covers.storedKeys(among: [odd, stored, odd]) == [stored])
+    }
+
     /// A listing is not held back by its consumer and reads every album in one statement: two
     /// rows sharing a sort key (which the store never writes, but a hand-edited database may
     /// hold) where a listing's run of 8 192 ends are both listed. A read a statement a run
