@@ -1,3 +1,4 @@
+import AlbumKit
 import AlbumKitRowStore
 import Foundation
 import GRDB
@@ -26,9 +27,18 @@ public struct SQLiteConnection: RowConnection {
 
     /// The digests as one JSON array: one statement prepared for any number of them, where an
     /// argument a digest made a new statement for each count, each argument bound on its own.
+    /// Written by the albums' JSON writer rather than `JSONEncoder`, whose generic encoding of
+    /// a few thousand strings was a visible part of a searched listing's work (BENCHMARKS.md,
+    /// *`list label:warp` on SQLite and PostgreSQL, profiled (issue 34)*).
     public func storedCoverKeys(among digests: [String]) async throws -> [(sha256: String, fileExtension: String)] {
-        let list = String(decoding: try JSONEncoder().encode(digests), as: UTF8.self)
-        return try await query(Self.storedCoverKeysInJSON, [.text(list)]) { (try $0.text(0), try $0.text(1)) }
+        var list = AlbumObjectWriter()
+        list.raw("[")
+        for (index, digest) in digests.enumerated() {
+            if index > 0 { list.raw(",") }
+            list.string(digest)
+        }
+        list.raw("]")
+        return try await query(Self.storedCoverKeysInJSON, [.text(String(decoding: list.take(), as: UTF8.self))]) { (try $0.text(0), try $0.text(1)) }
     }
 
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {

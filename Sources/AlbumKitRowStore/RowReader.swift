@@ -129,20 +129,32 @@ struct RowReader<Connection: RowConnection>: Sendable {
         try await runs(of: size, RowStoreSQL.albumsAfter, { [rows] row in (try rows.albumWithText(row), try row.real(6)) }, run)
     }
 
-    /// The rows `query` (``RowStoreSQL/albumsAfter``'s arguments) reads, a statement a run of
-    /// at most `size`, each element read with its key by `read` and each run handed to `run`.
-    /// Each statement waits until the consumer has room for its run (``ReadingBound/room()``):
-    /// a store whose rows come on the tasks' shared threads is so held back without blocking one.
-    /// A run starts after the last key of the one before, so rows sharing a key across two runs
-    /// (which ``SortKeys`` never writes, but the index does not forbid) would be skipped: after
-    /// each full run the rows holding its last key are counted (one indexed count, where a count
-    /// of the table reads all of a PostgreSQL table not yet vacuumed), and more than the run
-    /// holds is a damaged library.
+    /// The rows `query` (``RowStoreSQL/albumsAfter``'s arguments) reads, each element read with
+    /// its key by `read`, handed to `run` in runs of at most `size`.
+    ///
+    /// A read that is not bounded (``ReadingBound/holdsBack``: a listing, whose consumer holds
+    /// every album anyway) is one statement, each run handed on as its last row comes: a
+    /// statement a run would leave the engine idle between runs, waiting for a task thread to
+    /// ask for the next (BENCHMARKS.md, *Issue 34's rows on a quiet machine (3ad2a03)*).
+    ///
+    /// A bounded read is a statement a run, each waiting until the consumer has room for its
+    /// run (``ReadingBound/room()``): a store whose rows come on the tasks' shared threads is so
+    /// held back without blocking one. A run starts after the last key of the one before, so
+    /// rows sharing a key across two runs (which ``SortKeys`` never writes, but the index does
+    /// not forbid) would be skipped: after each full run the rows holding its last key are
+    /// counted (one indexed count, where a count of the table reads all of a PostgreSQL table
+    /// not yet vacuumed), and more than the run holds is a damaged library.
     private func runs<Element: Sendable>(
-        of size: Int, _ query: String, _ read: @escaping @Sendable (any SQLRow) throws -> (Element, Double), _ run: ([Element]) -> Void
+        of size: Int, _ query: String, _ read: @escaping @Sendable (any SQLRow) throws -> (Element, Double),
+        _ run: @escaping @Sendable ([Element]) -> Void
     ) async throws {
         let size = max(size, 1)
         var after = -Double.infinity
+        guard ReadingBound.holdsBack else {
+            let gathered = GatheredRuns(size: size, run)
+            _ = try await connection.query(query, [.real(after), .integer(Int64.max)]) { row in gathered.add(try read(row).0) }
+            return gathered.flush()
+        }
         while true {
             await ReadingBound.room()
             try Task.checkCancellation()
@@ -187,5 +199,33 @@ struct RowReader<Connection: RowConnection>: Sendable {
             throw rows.damaged("table albumkit_blocks counts \(blocks.total) albums but positions \(wanted.lowerBound + 1)–\(wanted.upperBound) hold \(found.count)")
         }
         return found
+    }
+}
+
+/// Rows gathered one by one into runs of a given size, each handed on when full. A query
+/// reads its rows one after another, never two at once, so the run in the making needs no lock.
+final class GatheredRuns<Element>: @unchecked Sendable {
+    private let size: Int
+    private let run: @Sendable ([Element]) -> Void
+    private var elements: [Element] = []
+
+    init(size: Int, _ run: @escaping @Sendable ([Element]) -> Void) {
+        self.size = max(size, 1)
+        self.run = run
+        elements.reserveCapacity(self.size)
+    }
+
+    /// Adds `element`, handing the run on when it is full.
+    func add(_ element: Element) {
+        elements.append(element)
+        if elements.count == size { flush() }
+    }
+
+    /// Hands on what is gathered, if anything.
+    func flush() {
+        guard !elements.isEmpty else { return }
+        run(elements)
+        elements = []
+        elements.reserveCapacity(size)
     }
 }

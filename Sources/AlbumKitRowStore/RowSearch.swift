@@ -189,31 +189,3 @@ extension RowReader {
         return low
     }
 }
-
-/// Rows gathered one by one into runs of a given size, each handed on when full. A query
-/// reads its rows one after another, never two at once, so the run in the making needs no lock.
-final class GatheredRuns<Element>: @unchecked Sendable {
-    private let size: Int
-    private let run: @Sendable ([Element]) -> Void
-    private var elements: [Element] = []
-
-    init(size: Int, _ run: @escaping @Sendable ([Element]) -> Void) {
-        self.size = max(size, 1)
-        self.run = run
-        elements.reserveCapacity(self.size)
-    }
-
-    /// Adds `element`, handing the run on when it is full.
-    func add(_ element: Element) {
-        elements.append(element)
-        if elements.count == size { flush() }
-    }
-
-    /// Hands on what is gathered, if anything.
-    func flush() {
-        guard !elements.isEmpty else { return }
-        run(elements)
-        elements = []
-        elements.reserveCapacity(size)
-    }
-}

@@ -56,9 +56,9 @@ public final class RowStore<Driver: RowStoreDriver>: Sendable {
     }
 
     /// The memento (with its lookup answers, read from their table, when `lookups`), then every
-    /// album in runs of at most `size`, in one reading transaction: a statement a run, each
-    /// run handed over as soon as it is read, and the next read once the consumer has room
-    /// for it (``RowReader/everyAlbum(inRunsOf:details:_:)``).
+    /// album in runs of at most `size`, in one reading transaction, each run handed over as
+    /// soon as it is read: when the read is bounded, a statement a run, the next read once the
+    /// consumer has room for it, else one statement (``RowReader/everyAlbum(inRunsOf:details:_:)``).
     /// The details column is read only when `details` names a field beyond the core six, and
     /// only those fields are parsed.
     public func load(

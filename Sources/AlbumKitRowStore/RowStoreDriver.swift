@@ -77,11 +77,11 @@ public protocol RowStoreDriver: Sendable {
     /// table in one pass (an index that hands the table's scan only the rows that may match).
     /// A search that reads no details filters the table either way.
     var searchesThroughKeys: Bool { get }
-    /// Statements that refresh what the engine's planner knows of the tables, run after a save
-    /// that added at least a tenth of the library's albums (an import into a new library) or
-    /// replaced them (restore, migrate): PostgreSQL's own analysis comes a minute or more later,
-    /// and until then it plans a page of a few keys as a scan of the table. None where the
-    /// engine plans without statistics.
+    /// Statements that refresh what the engine's planner knows of the tables (and what else
+    /// its own maintenance would, later), run after a save that added at least a tenth of the
+    /// library's albums (an import into a new library) or replaced them (restore, migrate):
+    /// PostgreSQL's own analysis comes a minute or more later, and until then it plans a page
+    /// of a few keys as a scan of the table. None where the engine plans without statistics.
     var statisticsRefresh: [String] { get }
     /// The verb of the multi-row inserts of albums and covers: `INSERT`, or the engine's
     /// variant that ends the whole transaction on a failed constraint rather than undoing the

@@ -53,7 +53,8 @@ enum RowStoreSQL {
     }
     static let everyAlbum = "SELECT \(albumColumns) FROM albumkit_albums ORDER BY sort_key"
     /// ``everyAlbum`` a run at a time: at most so many albums after a key (the first run after
-    /// minus infinity), each run found through the index on `sort_key`.
+    /// minus infinity), each run found through the index on `sort_key`; every album at once
+    /// after minus infinity and at most `Int64.max`.
     static let albumsAfter = "SELECT \(albumColumns) FROM albumkit_albums WHERE sort_key > ? ORDER BY sort_key LIMIT ?"
     /// ``albumsAfter`` without the details: a null in their place, for a listing of the core six.
     static let coreAlbumsAfter = "SELECT \(coreColumns), NULL FROM albumkit_albums WHERE sort_key > ? ORDER BY sort_key LIMIT ?"

@@ -61,4 +61,20 @@ struct PostgresReadAheadTests {
         #expect(said.contains(storage.location) && said.contains("share a sort key"), "\(said)")
         #expect(read == 10, "the run before the check: \(read)")
     }
+
+    /// A listing is not held back by its consumer and reads every album in one statement: the
+    /// same two rows where a listing's run of 8 192 ends are both listed.
+    @Test func rowsSharingASortKeyAreAllListed() async throws {
+        let url = try await TestServer.freshDatabase()
+        let storage = try PostgresStorage(url: url)
+        try await storage.create()
+        let albums = (0..<8_200).map { try! Album(id: AlbumID("id-\($0)"), title: "Album \($0)", artist: "A") }
+        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let share = "UPDATE albumkit_albums SET sort_key = (SELECT sort_key FROM albumkit_albums WHERE id = 'id-8191') WHERE id = 'id-8192'"
+        #expect(try runProgram("/usr/bin/psql", [url, "-q", "-c", share]).status == 0)
+
+        let listed = try await Library.open(storage, hub: NotificationHub()).listed()
+        #expect(listed.map(\.position) == Array(1...albums.count))
+        #expect(Set(listed.map(\.album.id)) == Set(albums.map(\.id)))
+    }
 }

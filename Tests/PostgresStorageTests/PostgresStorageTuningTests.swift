@@ -104,6 +104,21 @@ struct PostgresStorageTuningTests {
         #expect(try psql(url, rows) == "50", "adding one album must not analyze the table again")
     }
 
+    /// A save that fills the library (an import into a new one, restore, migrate) leaves its
+    /// table vacuumed: every page marked as seen whole by every reader (the visibility map), so
+    /// that reading every key reads the sort key's index, not the whole table, before
+    /// autovacuum comes a minute or more later.
+    @Test func aSaveOfManyAlbumsLeavesTheirTableVacuumed() async throws {
+        let url = try await TestServer.freshDatabase()
+        let storage = try PostgresStorage(url: url)
+        try await storage.create()
+        _ = try psql(url, "ALTER TABLE albumkit_albums SET (autovacuum_enabled = false)")
+        let albums = (0..<2_000).map { try! Album(id: AlbumID("id-\($0)"), title: "Album \($0)", artist: "A", genre: String(repeating: "g", count: 200)) }
+        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let pages = try psql(url, "SELECT relpages || ' ' || relallvisible FROM pg_class WHERE relname = 'albumkit_albums'").split(separator: " ")
+        #expect(pages.count == 2 && (Int(pages[0]) ?? 0) > 0 && pages[0] == pages[1], "pages, all visible: \(pages)")
+    }
+
     private func psql(_ url: String, _ query: String) throws -> String {
         let result = try runProgram("/usr/bin/psql", [url, "-At", "-c", query])
         #expect(result.status == 0, "\(result.output)")

@@ -34,6 +34,11 @@ package final class ReadingBound: @unchecked Sendable {
     /// A bound of `limit` pieces (at least one).
     init(limit: Int) { self.limit = max(limit, 1) }
 
+    /// Whether the current task's read is bounded, so that ``room()`` may hold it back. A store
+    /// that reads in several statements only to wait for room between them may read in one
+    /// when it is not.
+    package static var holdsBack: Bool { current != nil }
+
     /// Returns once the current task's read may hand over another piece: at once when the
     /// read is not bounded (not read for a consumer) or its consumer is within the bound.
     package static func room() async {

@@ -45,7 +45,11 @@ extension Library {
         }
         var coverState: (@Sendable (Album) -> CoverState)?
         var position = 0
-        for try await piece in storage.pieces(inRunsOf: Self.listingRun, details: details) {
+        // Not bounded: the listing's consumer holds every album (the table lays them all out)
+        // and its own stream is not bounded, so holding the store back would only stall its
+        // read, as it did while the cover keys were read (BENCHMARKS.md, *Issue 34's rows on a
+        // quiet machine (3ad2a03)*).
+        for try await piece in storage.pieces(inRunsOf: Self.listingRun, details: details, ahead: nil) {
             switch piece {
             case .state(let state):
                 memento = state

@@ -67,10 +67,10 @@ extension StorageBackend {
 
     /// ``load(pagesOf:details:lookups:into:)`` as a stream of its pieces, which the store reads on while
     /// the consumer works, at most `ahead` pieces ahead of it where the store waits for room
-    /// (``ReadingBound``); dropping the stream cancels the read.
+    /// (``ReadingBound``), as far as it goes when `ahead` is nil; dropping the stream cancels the read.
     func pieces(
         inRunsOf size: Int, details: Set<AlbumField> = Set(AlbumField.all), lookups: Bool = false,
-        ahead: Int = LibraryPieces<LibraryPiece>.ahead
+        ahead: Int? = LibraryPieces<LibraryPiece>.ahead
     ) -> LibraryPieces<LibraryPiece> {
         LibraryPieces(ahead: ahead) { piece in try await load(pagesOf: size, details: details, lookups: lookups, into: piece) }
     }
@@ -87,19 +87,19 @@ struct LibraryPieces<Piece: Sendable>: AsyncSequence {
     static var ahead: Int { 4 }
 
     fileprivate let stream: AsyncThrowingStream<Piece, any Error>
-    fileprivate let bound: ReadingBound
+    fileprivate let bound: ReadingBound?
 
     /// The pieces `load` hands to its argument, read on a task of their own at most `ahead`
-    /// pieces ahead of the consumer where the store waits for room (``ReadingBound/room()``);
-    /// dropping the sequence cancels the read.
-    init(ahead: Int, _ load: @escaping @Sendable (@escaping @Sendable (Piece) -> Void) async throws -> Void) {
+    /// pieces ahead of the consumer where the store waits for room (``ReadingBound/room()``),
+    /// unbounded when `ahead` is nil; dropping the sequence cancels the read.
+    init(ahead: Int?, _ load: @escaping @Sendable (@escaping @Sendable (Piece) -> Void) async throws -> Void) {
         let (pieces, reading) = AsyncThrowingStream<Piece, any Error>.makeStream()
-        let bound = ReadingBound(limit: ahead)
+        let bound = ahead.map { ReadingBound(limit: $0) }
         let reader = Task {
             do {
                 try await ReadingBound.$current.withValue(bound) {
                     try await load { piece in
-                        bound.handing()
+                        bound?.handing()
                         reading.yield(piece)
                     }
                 }
@@ -109,7 +109,7 @@ struct LibraryPieces<Piece: Sendable>: AsyncSequence {
             }
         }
         reading.onTermination = { _ in
-            bound.stop()
+            bound?.stop()
             reader.cancel()
         }
         (stream, self.bound) = (pieces, bound)
@@ -120,11 +120,11 @@ struct LibraryPieces<Piece: Sendable>: AsyncSequence {
     /// Takes the pieces in order, telling the store of each.
     struct Iterator: AsyncIteratorProtocol {
         fileprivate var pieces: AsyncThrowingStream<Piece, any Error>.Iterator
-        fileprivate let bound: ReadingBound
+        fileprivate let bound: ReadingBound?
 
         mutating func next() async throws -> Piece? {
             guard let piece = try await pieces.next() else { return nil }
-            bound.took()
+            bound?.took()
             return piece
         }
     }

@@ -65,11 +65,29 @@ extension AlbumQuery {
     /// that looks for words and is not negated. Empty when no term does (`year:1977`,
     /// `^live`): the database cannot narrow such a query down.
     package var searchWords: [SearchWord] {
-        terms.compactMap { term in
-            guard !term.negated, case .contains(let attribute, let words) = term.test, !words.isEmpty,
-                let inCore = attribute.map(\.searchColumn) ?? true
-            else { return nil }
+        wordsLookedFor.compactMap { attribute, words in
+            guard let inCore = attribute.map(\.searchColumn) ?? true else { return nil }
             return SearchWord(folded: words, inCore: inCore)
+        }
+    }
+
+    /// The words of each term that looks for words (`label:warp`, a bare word) and is not
+    /// negated, with the attribute it names (nil for a bare word): words every album the query
+    /// matches holds, what ``searchWords`` and ``wordsInTextFields`` each narrow a query by.
+    private var wordsLookedFor: [(attribute: AlbumAttribute?, words: String)] {
+        wordTerms.compactMap { term in
+            guard let term, !term.negated, !term.words.isEmpty else { return nil }
+            return (term.attribute, term.words)
+        }
+    }
+
+    /// Each term that looks for words (`label:warp`, `^live`, a bare word): the attribute it
+    /// names (nil for a bare word), its words, folded, and whether it is negated; nil for a
+    /// term that looks at anything else. What every reading of a query's words starts from.
+    private var wordTerms: [(attribute: AlbumAttribute?, words: String, negated: Bool)?] {
+        terms.map { term in
+            guard case .contains(let attribute, let words) = term.test else { return nil }
+            return (attribute, words, term.negated)
         }
     }
 
@@ -173,12 +191,12 @@ extension AlbumQuery {
     /// not) in fields that have a ``FoldedPlace`` (`label:warp`, `^tags:live`, a bare word).
     package var foldedTest: (@Sendable (FoldedAlbum) -> Bool)? {
         var tests: [(places: [FoldedPlace], words: String, negated: Bool)] = []
-        for term in terms {
-            guard case .contains(let attribute, let words) = term.test else { return nil }
-            let attributes = attribute.map { [$0] } ?? QueryTerm.bareWordAttributes
+        for term in wordTerms {
+            guard let term else { return nil }
+            let attributes = term.attribute.map { [$0] } ?? QueryTerm.bareWordAttributes
             let places = attributes.compactMap(\.foldedPlace)
             guard places.count == attributes.count else { return nil }
-            tests.append((places, words, term.negated))
+            tests.append((places, term.words, term.negated))
         }
         guard !tests.isEmpty else { return nil }
         return { [tests] album in
@@ -205,8 +223,7 @@ extension AlbumQuery {
     /// album's value as stored, trimmed. A bare word's year is left out when the words hold
     /// a character a year cannot (a year is digits alone); a term on any other field gives none.
     var wordsInTextFields: [WordsInTextFields] {
-        terms.compactMap { term in
-            guard !term.negated, case .contains(let attribute, let words) = term.test, !words.isEmpty else { return nil }
+        wordsLookedFor.compactMap { attribute, words in
             var fields: [AlbumField] = []
             for attribute in attribute.map({ [$0] }) ?? QueryTerm.bareWordAttributes {
                 guard case .field(let field) = attribute.kind else { return nil }
