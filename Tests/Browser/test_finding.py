@@ -458,7 +458,7 @@ def test_the_form_is_built_from_the_table_of_fields(page, starter):
     """The form's inputs beyond the core are the fields `/api/fields` gives (the one table of
     SPEC 1), in its order, labelled from their names: a field added to the table is in the
     form with no list of the page's own to change. The table is answered with one more field
-    here, which the form must show and send."""
+    here, which the form must show."""
     sandbox, server = starter
     _, table = server.json("GET", "/api/fields", expect=200)
     names = [field["name"] for field in table["fields"]]
@@ -475,6 +475,31 @@ def test_the_form_is_built_from_the_table_of_fields(page, starter):
     assert "Catalog number" in text and "Mastering" in text
     assert page.get_attribute("#editor [name=mastering]", "placeholder") == "who mastered it"
     assert page.evaluate("editor.fields").count("mastering") == 1
+
+
+def test_a_table_of_fields_coming_late_keeps_what_was_typed(page, starter):
+    """`/api/fields` answered only after the form is open and typed in: the inputs it brings show
+    the album's values, what the person typed stays, and saving sends only what they changed."""
+    sandbox, server = starter
+    _, added = server.json("POST", "/api/albums", json_body={"title": "Kind of Blue", "artist": "Miles Davis", "label": "Columbia"}, expect=201)
+    path = "/api/albums/" + added["album"]["id"]
+    held = []
+    page.route("**/api/fields", lambda route: held.append(route))
+    open_page(page, server)
+    page.locator("#scroller").focus()
+    page.keyboard.press("End")
+    page.wait_for_function("document.querySelector('#details [data-field=title]').textContent === 'Kind of Blue'")
+    page.locator("#edit").click()
+    page.fill("#editor input[name=genre]", "Modal jazz")
+    assert page.locator("#editor [name=label]").count() == 0 and len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector("#editor [name=label]", state="attached")
+    assert page.input_value("#editor input[name=genre]") == "Modal jazz"
+    assert page.input_value("#editor [name=label]") == "Columbia"
+    page.locator("#editor button[type=submit]").click()
+    page.wait_for_selector("#editor", state="hidden")
+    _, answer = server.json("GET", path, expect=200)
+    assert answer["album"]["genre"] == "Modal jazz" and answer["album"]["label"] == "Columbia"
 
 def test_an_edited_track_line_keeps_what_the_line_does_not_show(page, starter):
     """A track line whose title or length is changed keeps the track's artist, ids and fields:

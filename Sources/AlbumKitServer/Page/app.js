@@ -659,8 +659,13 @@ async function loadFields() {
     error.hidden = true;
     byId("more-inputs").append(label, error);
     moreFields.push(field);
+    // A form opened before the table came: the new input shows the album's value, and what
+    // the person typed in the others stays.
+    if (!page.editor.hidden) {
+      input.value = editor.textOf(field, editor.album?.[field.name]);
+      editor.shown[field.name] = input.value;
+    }
   }
-  if (!page.editor.hidden) editor.open(editor.album); // opened before the table came
 }
 
 function trackLine(track) {
@@ -706,14 +711,15 @@ const editor = {
     this.album = album;
     byId("editor-title").textContent = album ? `Edit “${album.title}”` : "Add an album";
     for (const name of this.core) page.editor.elements[name].value = album?.[name] ?? "";
-    for (const field of moreFields) {
-      const value = album?.[field.name];
-      page.editor.elements[field.name].value = field.text ? field.text(value) : value == null ? "" : String(value);
-    }
+    for (const field of moreFields) page.editor.elements[field.name].value = this.textOf(field, album?.[field.name]);
     this.shown = Object.fromEntries(this.fields.map((name) => [name, page.editor.elements[name].value]));
     this.clearErrors();
     page.editor.hidden = false;
     page.editor.elements.title.focus();
+  },
+  /** `value` of `field` (one of `moreFields`) as the form shows it. */
+  textOf(field, value) {
+    return field.text ? field.text(value) : value == null ? "" : String(value);
   },
   /** The row moved on while editing: edit the album now shown, or close when there is none. */
   follow(album) {
@@ -918,5 +924,6 @@ byId("download").addEventListener("click", (event) => {
   event.currentTarget.href = token.url("/api/export");
 });
 
-attempt(loadFields);
+// Not through `attempt`: its success would hide an error the first listing showed meanwhile.
+loadFields().catch((error) => showError(`The form's fields did not load: ${error.message}`));
 listen();
