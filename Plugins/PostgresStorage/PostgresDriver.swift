@@ -58,8 +58,8 @@ public struct PostgresDriver: RowStoreDriver {
     /// A vacuum with its analysis: besides the statistics, it marks the pages every reader sees
     /// whole (the visibility map), so that reading every key (a listing's positions) is a scan
     /// of the sort key's index; until then it reads the whole table, details and all
-    /// (BENCHMARKS.md, *Issue 34's rows on a quiet machine (3ad2a03)*). It costs the import what
-    /// the analysis alone did: both read the new rows.
+    /// (BENCHMARKS.md, the measurements behind the code, which also gives what the vacuum adds
+    /// to an import beside the analysis alone).
     public var statisticsRefresh: [String] { ["VACUUM (ANALYZE) albumkit_albums"] }
     /// A commit that does not wait for the WAL flush. The barrier rewrites the one schema row as
     /// it is: a transaction that writes no WAL of its own commits without waiting even when
