@@ -85,6 +85,38 @@ import Testing
         #expect(try await library.albums().map(\.title) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun"])
     }
 
+    /// The import reads its new albums back (a reader opened on the appended run, counted by
+    /// `AlbumRun.readersOpened`) once for `library.albumAdded`, once for
+    /// `import.albumImported`, once for `cover.requested` when an album names a cover — each
+    /// only when a subscriber takes it; otherwise only the save reads them. (Delivery filters
+    /// events by name anyway: what the subscriber receives cannot tell a skipped pass.)
+    @Test func importReadsItsAlbumsBackOnlyForTheEventsASubscriberTakes() async throws {
+        let withoutCovers = #"[{"title": "Low", "artist": "David Bowie"}, {"title": "Heroes", "artist": "David Bowie"}]"#
+        func readers(_ json: String, taking names: Set<String>?) async throws -> Int {
+            let folder = try TemporaryFolder("import-read-back")
+            defer { folder.remove() }
+            let library = try await makeLibrary(folder)
+            let list = folder.path("albums.json")
+            try Data(json.utf8).write(to: list)
+            let subscription = library.hub.subscribe(to: names) { _ in }
+            defer { subscription.cancel() }
+            let count = AlbumRun.ReaderCount()
+            let summary = try await AlbumRun.$readersOpened.withValue(count) { try await importing([list], into: library) }
+            #expect(summary.added == (json == withoutCovers ? 2 : 3))
+            return count.value
+        }
+        let saved = try await readers(Self.tutorialJSON, taking: ["import.finished"])
+        #expect(saved >= 1, "the save reads the run")
+        let taking: [(String, Set<String>?)] = [
+            (withoutCovers, ["import.finished", "cover.requested"]), (Self.tutorialJSON, ["cover.requested"]), (Self.tutorialJSON, ["library.albumAdded"]),
+            (Self.tutorialJSON, ["import.albumImported"]), (Self.tutorialJSON, ["library.albumAdded", "import.albumImported"]), (Self.tutorialJSON, nil),
+        ]
+        var more: [Int] = []
+        for (json, names) in taking { more.append(try await readers(json, taking: names) - saved) }
+        // No album names a cover; then one pass each; both passes; a subscriber of every event takes both.
+        #expect(more == [0, 1, 1, 1, 2, 2], "readers beyond the save's \(saved)")
+    }
+
     @Test(arguments: ["xml", "binary"])
     func plistWrittenByPythonPlistlibImports(_ format: String) async throws {
         let folder = try TemporaryFolder("plist")

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Albums a change adds at the end of the library, in order — an import's, an add's — as a
 /// backend saves them (``StoredChange/Albums/appending(_:after:)``) or an exporter writes them.
 ///
@@ -36,11 +38,35 @@ public struct AlbumRun: Sendable, Hashable {
     public var last: AlbumID? { if let spilled { spilled.last } else { held.last?.id } }
 
     /// A reader of the albums, from the first.
-    public func reader() -> Reader { spilled.map { Reader(spilled: $0.reader()) } ?? Reader(held: held) }
+    public func reader() -> Reader {
+        Self.readersOpened?.opened()
+        return spilled.map { Reader(spilled: $0.reader()) } ?? Reader(held: held)
+    }
 
     /// The albums as they were first written, before a later album of the same change
     /// replaced one (what an import reports it added).
-    package func readerAsWritten() -> Reader { spilled.map { Reader(spilled: $0.readerAsWritten()) } ?? Reader(held: held) }
+    package func readerAsWritten() -> Reader {
+        Self.readersOpened?.opened()
+        return spilled.map { Reader(spilled: $0.readerAsWritten()) } ?? Reader(held: held)
+    }
+
+    /// A test hook: counts the readers opened on runs (``reader()``, ``readerAsWritten()``) by
+    /// the task that binds it and its child tasks, so that a test can tell whether a library
+    /// read an import's albums back (for events nobody takes, it must not). Once a reader, not
+    /// once an album: nil, as everywhere but in that test, costs one task-local read a run.
+    @TaskLocal package static var readersOpened: ReaderCount?
+
+    /// How many readers were opened on runs while ``readersOpened`` was bound to it.
+    package final class ReaderCount: Sendable {
+        private let count = Atomic(0)
+
+        package init() {}
+
+        /// The readers opened so far.
+        package var value: Int { count.load(ordering: .relaxed) }
+
+        fileprivate func opened() { count.add(1, ordering: .relaxed) }
+    }
 
     /// Every album, in order: for a backend that must hold the whole library to write it (a
     /// property list), and for tests.
