@@ -48,13 +48,18 @@ final class CSVColumnPlaces: Sendable {
     /// The index in a row of each of the format's ``CSVExportFormat/columnsByPlace`` (nil for
     /// one the header lacks).
     let places: [Int?]
+    /// The columns whose name an earlier column has, each with its index: not read, and said so.
+    let repeated: [(column: String, index: Int)]
 
     init(header: [String], byPlace: [String]) {
         var columns: [String: Int] = [:]
-        for (index, name) in header.enumerated() where columns[name.trimmingCharacters(in: .whitespaces)] == nil {
-            columns[name.trimmingCharacters(in: .whitespaces)] = index
+        var repeated: [(column: String, index: Int)] = []
+        for (index, name) in header.enumerated() {
+            let name = name.trimmingCharacters(in: .whitespaces)
+            if columns[name] == nil { columns[name] = index } else { repeated.append((name, index)) }
         }
         self.columns = columns
+        self.repeated = repeated
         places = byPlace.map { columns[$0] }
         ordered = columns.sorted { $0.value < $1.value }.map { ($0.key, $0.value, byPlace.firstIndex(of: $0.key)) }
     }
@@ -145,6 +150,8 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
     var csv: CSVReader
     let columns: CSVColumnPlaces
     let width: Int
+    /// What the header makes the reader leave out, said before the first row.
+    var warnings: [String]
     var rowsSinceProgress = 0
     var finished = false
 
@@ -161,10 +168,14 @@ private struct CSVExportReader<Format: CSVExportFormat>: SourceItemReader {
         }
         self.columns = columns
         width = header.fields.count
+        warnings = columns.repeated.map { column, index in
+            "\(url.path) line \(header.line): column \(index + 1) is a second '\(column)'; only the first is read, so its values are not imported"
+        }
     }
 
     mutating func next() throws -> SourceItem? {
         guard !finished else { return nil }
+        if !warnings.isEmpty { return .warning(warnings.removeFirst()) }
         if rowsSinceProgress == Self.rowsPerProgress {
             rowsSinceProgress = 0
             return .progress(bytesRead: csv.bytesRead, totalBytes: csv.totalBytes)

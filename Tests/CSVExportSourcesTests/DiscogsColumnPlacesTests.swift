@@ -133,4 +133,24 @@ import Testing
                 == ["discogs.folder": "Uncategorized", "discogs.artist": "Björk (2)", "discogs.purchasePrice": "12 EUR",
                     "discogs.customColumns": #"["Purchase Price"]"#], "\(album)")
     }
+
+    /// A column whose name an earlier column has is not read (a row's value is found by the
+    /// name's first column), and the import says so in a `warning:` line naming the file, the
+    /// line and the column, rather than drop its values without a word (SPEC 9).
+    @Test func aSecondColumnOfOneNameIsSaidNotToBeRead() throws {
+        let cli = try CLIRunner()
+        defer { cli.remove() }
+        let input = cli.folder.appendingPathComponent("twice.csv")
+        let header = ExportFixture.discogsHeader + ["Where", "Where"]
+        let row = Self.rows[0].merging(["Where": "shelf 3"]) { $1 }
+        try ExportFixture.write(header: header, rows: [header.map { row[$0] ?? "" }.dropLast() + ["box 9"]], to: input)
+        #expect(try cli.run("init").status == 0)
+        let imported = try cli.run("import", input.path)
+        #expect(imported.status == 0, "\(imported.error)")
+        let warnings = imported.error.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(warnings == ["warning: \(input.path) line 1: column \(header.count) is a second 'Where'; only the first is read, so its values are not imported"], "\(imported.error)")
+        let shown = try cli.run("show", "1", "--json")
+        let album = try #require((try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])?["album"] as? [String: Any])
+        #expect((album["fields"] as? [String: String])?["discogs.where"] == "shelf 3", "\(album)")
+    }
 }
