@@ -97,7 +97,7 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
         var ascii = true
         let key = String(unsafeUninitializedCapacity: artist.utf8.count + title.utf8.count + year.utf8.count + 2) { buffer in
             var end = 0
-            ascii = forEachASCIIKeyByte(of: [artist, title, year]) { byte in
+            ascii = forEachASCIIKeyByte(of: artist, title, year) { byte in
                 buffer[end] = byte
                 end += 1
                 return true
@@ -107,12 +107,15 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
         return ascii ? key : nil
     }
 
-    /// Hands `take` the bytes of the ASCII duplicate key of `fields`, in order, while it returns
-    /// true: an ASCII field's key bytes are its trimmed bytes, A–Z lower-cased, and U+001F joins
-    /// the fields. Whether `take` took them all; nil when a field reached is not ASCII.
-    private static func forEachASCIIKeyByte(of fields: [String], _ take: (UInt8) -> Bool) -> Bool? {
-        for (number, field) in fields.enumerated() {
+    /// Hands `take` the bytes of the ASCII duplicate key of `artist`, `title` and `year`, in
+    /// order, while it returns true: an ASCII field's key bytes are its trimmed bytes, A–Z
+    /// lower-cased, and U+001F joins the fields. Whether `take` took them all; nil when a field
+    /// reached is not ASCII. (The fields are not passed as an array: that would be an allocation
+    /// for every album `dedupe` reads.)
+    private static func forEachASCIIKeyByte(of artist: String, _ title: String, _ year: String, _ take: (UInt8) -> Bool) -> Bool? {
+        for number in 0..<3 {
             guard number == 0 || take(0x1F) else { return false }
+            let field = number == 0 ? artist : number == 1 ? title : year
             let taken = field.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
                 guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
                 var start = bytes.startIndex
@@ -149,13 +152,13 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
     }
 
     /// Whether the ASCII key of this album is `key`, compared byte by byte
-    /// (``forEachASCIIKeyByte(of:_:)``); nil when `key` or a field this needed to compare is not
-    /// ASCII. A mismatch in the ASCII part stands whatever follows: Unicode normalization
-    /// changes no ASCII character before a U+001F separator.
+    /// (``forEachASCIIKeyByte(of:_:_:_:)``); nil when `key` or a field this needed to compare
+    /// is not ASCII. A mismatch in the ASCII part stands whatever follows: Unicode
+    /// normalization changes no ASCII character before a U+001F separator.
     private func asciiDuplicateKey(is key: String) -> Bool? {
         guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var rest = key.utf8[...]
-        let matched = Self.forEachASCIIKeyByte(of: [artist, title, year]) { byte in
+        let matched = Self.forEachASCIIKeyByte(of: artist, title, year) { byte in
             guard rest.first == byte else { return false }
             rest.removeFirst()
             return true
