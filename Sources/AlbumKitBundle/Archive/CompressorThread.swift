@@ -57,12 +57,11 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
             end: { [unowned self] () throws(AlbumKitError) in try end() })
     }
 
-    /// A stream not ended with ``finish()`` is abandoned here at the latest: the thread stops,
-    /// and the handle is marked failed before it is freed — libarchive's free otherwise closes
-    /// the stream, flushing its end into the file the owner gave up on. (After `finish()` the
-    /// stream is closed already, and marking it changes nothing.)
+    /// The owner has called ``finish()`` or ``abandon()`` by now (the thread, which holds this
+    /// object unowned, has ended). The handle is marked failed before it is freed: libarchive's
+    /// free otherwise closes a stream left open, flushing its end into a file the owner gave up
+    /// on. (After `finish()` the stream is closed already, and marking it changes nothing.)
     deinit {
-        compressing?.abandon()
         archive_write_fail(handle)
         archive_write_free(handle)
     }

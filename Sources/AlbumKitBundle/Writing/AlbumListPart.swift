@@ -75,6 +75,10 @@ private final class ListOutput {
 
     init(_ compressor: CompressorThread) { self.compressor = compressor }
 
+    /// A part dropped unfinished stops the thread while the compressor is still held here: the
+    /// thread holds it unowned, and must not be the one to let it go.
+    deinit { compressor.abandon() }
+
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         hash.update(bufferPointer: bytes)
         size += bytes.count
