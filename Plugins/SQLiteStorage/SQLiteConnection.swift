@@ -29,7 +29,7 @@ public struct SQLiteConnection: RowConnection {
     /// argument a digest made a new statement for each count, each argument bound on its own.
     /// Written by the albums' JSON writer rather than `JSONEncoder`, whose generic encoding of
     /// a few thousand strings was a visible part of a searched listing's work (BENCHMARKS.md,
-    /// *`list label:warp` on SQLite and PostgreSQL, profiled (issue 34)*).
+    /// the measurements behind the code; the profile is in commit 57391e4's message).
     public func storedCoverKeys(among digests: [String]) async throws -> [(sha256: String, fileExtension: String)] {
         var list = AlbumObjectWriter()
         list.raw("[")

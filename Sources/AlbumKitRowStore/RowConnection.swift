@@ -40,7 +40,9 @@ public protocol SQLRow {
 public protocol RowConnection: Sendable {
     /// Runs one statement that returns no rows.
     func execute(_ sql: String, _ arguments: [SQLValue]) async throws
-    /// Runs one query and returns its rows, each made by `read`.
+    /// Runs one query and returns its rows, each made by `read`. `read` is called once per
+    /// row, in row order, one call at a time (never two at once, even from different threads):
+    /// a reader may gather rows without a lock (the row store's `GatheredRuns` does).
     func query<Row: Sendable>(_ sql: String, _ arguments: [SQLValue], _ read: @escaping @Sendable (any SQLRow) throws -> Row)
         async throws -> [Row]
     /// Every album's sort key, in order (``RowStoreSQL/everyKey``). By default a row a key; an

@@ -203,7 +203,8 @@ struct RowReader<Connection: RowConnection>: Sendable {
 }
 
 /// Rows gathered one by one into runs of a given size, each handed on when full. A query
-/// reads its rows one after another, never two at once, so the run in the making needs no lock.
+/// reads its rows one after another, never two at once (``RowConnection/query(_:_:_:)``), so
+/// the run in the making needs no lock.
 final class GatheredRuns<Element>: @unchecked Sendable {
     private let size: Int
     private let run: @Sendable ([Element]) -> Void

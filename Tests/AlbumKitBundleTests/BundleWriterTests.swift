@@ -147,6 +147,47 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.url.path).allSatisfy { !$0.hasPrefix(".backup") }, "no temporary file is left")
     }
 
+    /// A compressed stream given up mid-way (an album read failed) writes nothing more to its
+    /// file: freeing the compressor does not close the stream and flush its end into a
+    /// descriptor its owner has let go of — and may already have closed, its number reused.
+    @Test(arguments: [BundleCompression.zstd, .gzip, .xz])
+    func anAbandonedStreamWritesNothingMore(_ compression: BundleCompression) throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let path = workspace.path("part").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let abandoned: off_t
+        do {
+            let compressor = try CompressorThread(descriptor: descriptor, path: path, compression: compression)
+            let text = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+            try text.withUnsafeBytes { try compressor.write($0) }
+            compressor.abandon()
+            abandoned = lseek(descriptor, 0, SEEK_END)
+        }
+        #expect(lseek(descriptor, 0, SEEK_END) == abandoned, "the compressor, freed, wrote after it was abandoned")
+    }
+
+    /// The compressor holds the owner of the descriptor it writes to, so the owner (the album
+    /// list's scratch file) closes it only after the compressor is gone — not while the
+    /// compressing thread may still write to that descriptor number.
+    @Test func theCompressorKeepsItsFileOpen() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        var file: ScratchFile? = try ScratchFile(in: workspace.url)
+        weak let watched = file
+        var compressor: CompressorThread? = try CompressorThread(
+            descriptor: file!.descriptor, owner: file, path: workspace.url.path, compression: .zstd)
+        file = nil
+        #expect(watched != nil, "the file outlives the owner's own reference while the compressor lives")
+        try Data(count: 4096).withUnsafeBytes { try compressor!.write($0) }
+        try compressor!.finish()
+        #expect(compressor!.bytesWritten > 0)
+        compressor = nil
+        #expect(watched == nil, "and goes with the compressor")
+    }
+
     /// Batches of small covers grow to `largestBatch`, batches of large ones shrink to one cover,
     /// and a batch in between keeps its size.
     @Test func batchesFollowTheSizeOfTheCovers() {

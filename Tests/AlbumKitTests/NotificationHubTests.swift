@@ -1,4 +1,4 @@
-import AlbumKit
+@testable import AlbumKit
 import Foundation
 import Synchronization
 import Testing
@@ -83,6 +83,18 @@ import Testing
         #expect(!hub.takes("library.albumMoved"))
         named.cancel()
         #expect(!hub.takes("library.saved"))
+    }
+
+    /// Passing the cover events on to other processes takes those four only: other events'
+    /// publishers (an import's `library.albumAdded`) are not told they are wanted.
+    @Test func coverNoticesTakeOnlyCoverEvents() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hub-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hub = NotificationHub()
+        let announcement = try #require(CoverFetchNotices.Announcement(libraryDirectory: folder, notices: nil, hub: hub))
+        #expect(["cover.requested", "cover.fetched", "cover.cached", "cover.failed"].allSatisfy(hub.takes))
+        #expect(!hub.takes("library.albumAdded"))
+        await announcement.end()
     }
 
     @Test func subscriberMayPublishFromItsHandler() {

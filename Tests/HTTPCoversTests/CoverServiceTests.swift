@@ -167,6 +167,18 @@ import Testing
         #expect(page.albums.map(\.coverFailure) == [nil, nil, recorded[outside]?.failure])
     }
 
+    /// The service takes `cover.requested` only: while it runs (`import --fetch-covers`), an
+    /// import is not told that its `library.albumAdded` is wanted (and reads nothing back for it).
+    @Test func theServiceTakesOnlyCoverRequests() async throws {
+        let fixture = try await Fixture.make(albums: [])
+        defer { fixture.remove() }
+        fixture.subscription.cancel()
+        let subscription = CoverService(library: fixture.library, fetchers: [], covers: fixture.covers).attach()
+        defer { subscription.cancel() }
+        #expect(fixture.library.hub.takes("cover.requested"))
+        #expect(!fixture.library.hub.takes("library.albumAdded"))
+    }
+
     @Test func eventsComeRequestedThenFetched() async throws {
         let server = try await TestCoverServer.start()
         let fixture = try await Fixture.make(albums: [])

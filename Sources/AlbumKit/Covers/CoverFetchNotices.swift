@@ -69,11 +69,9 @@ public enum CoverFetchNotices {
                     rmdir(folder.path)
                 }
             }
-            subscription = hub.subscribe { event in
-                switch event {
-                case .coverRequested, .coverFetched, .coverCached, .coverFailed: pass(event.jsonLine(at: Date()))
-                default: return
-                }
+            // Only the names passed on, so publishers of others are not told they are wanted.
+            subscription = hub.subscribe(to: ["cover.requested", "cover.fetched", "cover.cached", "cover.failed"]) { event in
+                pass(event.jsonLine(at: Date()))
             }
         }
 

@@ -93,7 +93,9 @@ public final class CoverService: Sendable {
 
     /// Subscribes to the library's hub: every `cover.requested` becomes a request.
     public func attach() -> HubSubscription {
-        library.hub.subscribe { [self] event in
+        // Only the name it handles: subscribed to all, it would make every publisher's
+        // `hub.takes` true (an import reading its new albums back for a `library.albumAdded`).
+        library.hub.subscribe(to: ["cover.requested"]) { [self] event in
             // An empty reference is an album that names no cover: its requester asks with the album.
             if case .coverRequested(let id, let reference) = event, !reference.isEmpty { request(id, reference: reference) }
         }

@@ -12,7 +12,7 @@ import Glibc
 /// (`pread` keeps no shared position).
 package final class ScratchFile: Sendable {
     /// The open descriptor, for reading and writing: a writer that writes a stream (an export's
-    /// spooled album list) writes to it from the start, with `write`.
+    /// album list, compressed as it is written) writes to it from the start, with `write`.
     package let descriptor: Int32
     /// Names the file in errors: the folder it was made in.
     private let folder: String
@@ -53,15 +53,6 @@ package final class ScratchFile: Sendable {
         try transfer(buffer.count, at: offset, "read") { done in
             pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
         }
-    }
-
-    /// How many bytes the file holds. (It throws untyped: with `throws(AlbumKitError)`, Swift
-    /// 6.3's release build crashed splitting the bundle export's async function it is inlined
-    /// into — signal 11 in LLVM's CoroSplit.)
-    package func size() throws -> Int {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw AlbumKitError.fileSystem(folder, "measure a scratch file", errno: errno) }
-        return Int(status.st_size)
     }
 
     /// Calls `call` with the bytes moved so far until `count` are, going on after an

@@ -115,18 +115,13 @@ extension LoadedLibraryDocument {
 }
 
 extension JSONFormat {
-    /// Writes albums to a file as a JSON array, a run at a time as they are read — one album a
+    /// Writes albums as a JSON array to a sink, a run at a time as they are read — one album a
     /// line, keys sorted, the values `JSONEncoder` writes — so that neither the list's text nor
     /// the whole list is ever in memory. (Bundles spool `albums.json` so, to learn the size its
     /// archive entry announces first.)
     public struct AlbumListWriter {
         private var output: JSONOutput
         private var first = true
-
-        /// A writer to the open file `descriptor`; `path` names it in errors.
-        public init(descriptor: Int32, path: String) {
-            output = JSONOutput(descriptor: descriptor, path: path)
-        }
 
         /// A writer handing its output to `sink`, a buffer at a time.
         package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {

@@ -90,40 +90,47 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
         return key
     }
 
-    /// ``duplicateKey(artist:title:year:)`` of three ASCII texts, written into one string (an
-    /// ASCII field's key bytes are its trimmed bytes, lower-cased); nil when one is not ASCII.
-    /// `dedupe` asks for the key of every album an import reads: each text trimmed and
-    /// lower-cased apart, then appended, was three strings more for each.
+    /// ``duplicateKey(artist:title:year:)`` of three ASCII texts, written into one string; nil
+    /// when one is not ASCII. `dedupe` asks for the key of every album an import reads: each
+    /// text trimmed and lower-cased apart, then appended, was three strings more for each.
     private static func asciiDuplicateKey(artist: String, title: String, year: String) -> String? {
         var ascii = true
         let key = String(unsafeUninitializedCapacity: artist.utf8.count + title.utf8.count + year.utf8.count + 2) { buffer in
             var end = 0
-            func append(_ text: String) {
-                guard ascii else { return }
-                let appended = text.utf8.withContiguousStorageIfAvailable { bytes in
-                    guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-                    var start = bytes.startIndex
-                    var stop = bytes.endIndex
-                    while start < stop, bytes[start].isASCIIWhiteSpaceOrNonASCII { start += 1 }
-                    while stop > start, bytes[stop - 1].isASCIIWhiteSpaceOrNonASCII { stop -= 1 }
-                    for byte in bytes[start..<stop] {
-                        buffer[end] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-                        end += 1
-                    }
-                    return true
-                }
-                ascii = appended == true
-            }
-            append(artist)
-            buffer[end] = 0x1F
-            end += 1
-            append(title)
-            buffer[end] = 0x1F
-            end += 1
-            append(year)
+            ascii = forEachASCIIKeyByte(of: artist, title, year) { byte in
+                buffer[end] = byte
+                end += 1
+                return true
+            } == true
             return ascii ? end : 0
         }
         return ascii ? key : nil
+    }
+
+    /// Hands `take` the bytes of the ASCII duplicate key of `artist`, `title` and `year`, in
+    /// order, while it returns true: an ASCII field's key bytes are its trimmed bytes, A–Z
+    /// lower-cased, and U+001F joins the fields. Whether `take` took them all; nil when a field
+    /// reached is not ASCII. (The fields are not passed as an array: that would be an allocation
+    /// for every album `dedupe` reads.)
+    private static func forEachASCIIKeyByte(of artist: String, _ title: String, _ year: String, _ take: (UInt8) -> Bool) -> Bool? {
+        for number in 0..<3 {
+            guard number == 0 || take(0x1F) else { return false }
+            let field = number == 0 ? artist : number == 1 ? title : year
+            let taken = field.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+                guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                var start = bytes.startIndex
+                var stop = bytes.endIndex
+                while start < stop, bytes[start].isASCIIWhiteSpaceOrNonASCII { start += 1 }
+                while stop > start, bytes[stop - 1].isASCIIWhiteSpaceOrNonASCII { stop -= 1 }
+                for byte in bytes[start..<stop] where !take((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte) {
+                    return false
+                }
+                return true
+            }
+            guard let taken, let taken else { return nil }
+            guard taken else { return false }
+        }
+        return true
     }
 
     /// Whether ``duplicateKey`` is `key`. A duplicate check asks this of every album of a
@@ -144,28 +151,19 @@ public struct Album: Hashable, Sendable, Codable, AlbumDetailsCarrier {
         return key[separator] == 0x1F && key[key.index(after: separator)...].elementsEqual(year)
     }
 
-    /// Whether the ASCII key of this album is `key`, compared field by field (an ASCII field's
-    /// key bytes are its trimmed bytes, lower-cased); nil when `key` or a field this needed to
-    /// compare is not ASCII. A mismatch in the ASCII part stands whatever follows: Unicode
+    /// Whether the ASCII key of this album is `key`, compared byte by byte
+    /// (``forEachASCIIKeyByte(of:_:_:_:)``); nil when `key` or a field this needed to compare
+    /// is not ASCII. A mismatch in the ASCII part stands whatever follows: Unicode
     /// normalization changes no ASCII character before a U+001F separator.
     private func asciiDuplicateKey(is key: String) -> Bool? {
         guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var rest = key.utf8[...]
-        for (number, field) in [artist, title, year].enumerated() {
-            guard field.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            var trimmed = field.utf8[...]
-            while let first = trimmed.first, first.isASCIIWhiteSpaceOrNonASCII { trimmed.removeFirst() }
-            while let last = trimmed.last, last.isASCIIWhiteSpaceOrNonASCII { trimmed.removeLast() }
-            for byte in trimmed {
-                let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-                guard rest.first == lower else { return false }
-                rest.removeFirst()
-            }
-            if number < 2 {
-                guard rest.first == 0x1F else { return false }
-                rest.removeFirst()
-            }
+        let matched = Self.forEachASCIIKeyByte(of: artist, title, year) { byte in
+            guard rest.first == byte else { return false }
+            rest.removeFirst()
+            return true
         }
-        return rest.isEmpty
+        guard let matched else { return nil }
+        return matched && rest.isEmpty
     }
 }

@@ -22,43 +22,49 @@ final class CompressorThread: BlockStage, @unchecked Sendable {
     /// would make a `write` call of every 10 KiB; larger blocks are only more memory).
     private static let outputBlockSize: Int32 = 256 << 10
 
-    /// Starts compressing into `descriptor`; `path` names the file in errors.
-    init(descriptor: Int32, path: String, compression: BundleCompression) throws(AlbumKitError) {
+    /// Starts compressing into `descriptor`; `path` names the file in errors. `owner`, when
+    /// given, owns the descriptor: the compressor holds it until the thread has stopped and the
+    /// handle is freed, so the descriptor cannot be closed (and its number reused) while
+    /// compressed bytes may still go to it.
+    init(descriptor: Int32, owner: AnyObject? = nil, path: String, compression: BundleCompression) throws(AlbumKitError) {
         guard let handle = archive_write_new() else { throw ArchiveProblem.cannotStart.error(path) }
         self.handle = handle
         self.path = path
-        toOutput = StageInlet(FileOutput(descriptor: descriptor, path: path))
-        do throws(AlbumKitError) {
-            try ArchiveStatus.check(archive_write_set_format_raw(handle), handle, .unsupported, path)
-            try ArchiveStatus.check(Self.filter(compression)(handle), handle, .unsupported, path)
-            if compression == .zstd {
-                // Level 1, not libarchive's (and the zstd tool's) 3: a bundle is mostly covers,
-                // images already compressed, on which level 3 spends far more time for
-                // nothing; albums.json comes out as small (BENCHMARKS.md: the `.tar.zst` export).
-                try ArchiveStatus.check(archive_write_set_filter_option(handle, "zstd", "compression-level", "1"), handle, .unsupported, path)
-            }
-            // zstd runs here, without workers of its own: this thread is the compressing core,
-            // and a worker's job buffers would be several times the memory the rest of an
-            // export holds.
-            try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.outputBlockSize), handle, .fileSystem, path)
-            try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 1), handle, .fileSystem, path)
-            try toOutput.open(handle, path: path)
-            guard let entry = archive_entry_new() else { throw ArchiveProblem.cannotStart.error(path) }
-            defer { archive_entry_free(entry) }
-            archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG: the raw format's one entry
-            archive_entry_set_pathname(entry, "data")
-            try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, path)
-        } catch {
-            archive_write_free(handle)
-            throw error
+        toOutput = StageInlet(FileOutput(descriptor: descriptor, owner: owner, path: path))
+        // Every property is set by now: when a step throws, `deinit` runs and frees the handle.
+        try ArchiveStatus.check(archive_write_set_format_raw(handle), handle, .unsupported, path)
+        try ArchiveStatus.check(Self.filter(compression)(handle), handle, .unsupported, path)
+        if compression == .zstd {
+            // Level 1, not libarchive's (and the zstd tool's) 3: a bundle is mostly covers,
+            // images already compressed, on which level 3 spends far more time for
+            // nothing; albums.json comes out as small (BENCHMARKS.md: the `.tar.zst` export).
+            try ArchiveStatus.check(archive_write_set_filter_option(handle, "zstd", "compression-level", "1"), handle, .unsupported, path)
         }
+        // zstd runs here, without workers of its own: this thread is the compressing core,
+        // and a worker's job buffers would be several times the memory the rest of an
+        // export holds.
+        try ArchiveStatus.check(archive_write_set_bytes_per_block(handle, Self.outputBlockSize), handle, .fileSystem, path)
+        try ArchiveStatus.check(archive_write_set_bytes_in_last_block(handle, 1), handle, .fileSystem, path)
+        try toOutput.open(handle, path: path)
+        guard let entry = archive_entry_new() else { throw ArchiveProblem.cannotStart.error(path) }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG: the raw format's one entry
+        archive_entry_set_pathname(entry, "data")
+        try ArchiveStatus.check(archive_write_header(handle, entry), handle, .fileSystem, path)
         compressing = BlockThread(
             name: "albumkit-compress", path: path,
             consume: { [unowned self] (bytes: UnsafeRawBufferPointer) throws(AlbumKitError) in try compress(bytes) },
             end: { [unowned self] () throws(AlbumKitError) in try end() })
     }
 
-    deinit { archive_write_free(handle) }
+    /// The owner has called ``finish()`` or ``abandon()`` by now (the thread, which holds this
+    /// object unowned, has ended). The handle is marked failed before it is freed: libarchive's
+    /// free otherwise closes a stream left open, flushing its end into a file the owner gave up
+    /// on. (After `finish()` the stream is closed already, and marking it changes nothing.)
+    deinit {
+        archive_write_fail(handle)
+        archive_write_free(handle)
+    }
 
     /// Compressed bytes written to the file so far.
     var bytesWritten: Int64 { written.load(ordering: .relaxed) }
@@ -106,13 +112,16 @@ protocol BlockStage: AnyObject {
 }
 
 /// The file a compressed archive is written to, as the compressor's last stage: its `write`
-/// copies every byte into the file there and then, on the compressor's thread.
+/// copies every byte into the file there and then, on the compressor's thread. It holds the
+/// descriptor's owner, if any, so the descriptor stays open as long as it can be written to.
 private final class FileOutput: BlockStage {
     private let descriptor: Int32
+    private let owner: AnyObject?
     private let path: String
 
-    init(descriptor: Int32, path: String) {
+    init(descriptor: Int32, owner: AnyObject?, path: String) {
         self.descriptor = descriptor
+        self.owner = owner
         self.path = path
     }
 

@@ -8,9 +8,11 @@ import Foundation
 /// export: a gzip member, zstd frame or xz stream of its own, which the bundle's file takes
 /// whole after its tar header (a run of members is one gzip stream; so with zstd frames and
 /// xz streams). The entry's header announces its size, known only once the last album is
-/// written; spooling the text compressed writes a fifth of its bytes to the disk, and no byte
-/// is read back to be compressed after the albums (BENCHMARKS.md: the `.tar.zst` export). The
-/// file has no name (``ScratchFile``): it goes with the part, however the process ends.
+/// written; the text is spooled compressed because that writes far fewer bytes to the disk than
+/// the text would, and no byte is read back to be compressed after the albums (BENCHMARKS.md,
+/// the `.tar.zst` export). The file has no name (``ScratchFile``): it goes with the part,
+/// however the process ends. The compressor owns it too, so that a part dropped mid-way (an
+/// album read failed) closes the file only once the compressor has stopped writing to it.
 struct AlbumListPart {
     private let file: ScratchFile
     private let output: ListOutput
@@ -19,7 +21,7 @@ struct AlbumListPart {
     /// A part beside `destination`, the export's file, compressed as `compression` says.
     init(beside destination: URL, compression: BundleCompression) throws {
         file = try ScratchFile(in: destination.deletingLastPathComponent())
-        let output = ListOutput(try CompressorThread(descriptor: file.descriptor, path: destination.path, compression: compression))
+        let output = ListOutput(try CompressorThread(descriptor: file.descriptor, owner: file, path: destination.path, compression: compression))
         self.output = output
         list = JSONFormat.AlbumListWriter(sink: { try output.write($0) })
     }
@@ -73,6 +75,8 @@ private final class ListOutput {
 
     init(_ compressor: CompressorThread) { self.compressor = compressor }
 
+    /// A part dropped unfinished stops the thread while the compressor is still held here: the
+    /// thread holds it unowned, and must not be the one to let it go.
     deinit { compressor.abandon() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {

@@ -30,9 +30,10 @@ public struct NormalizeStage: ImportStage {
 
     /// `text` trimmed, composed (NFC), with runs of white space made one space.
     public static func normalized(_ text: String) -> String {
-        // Text with single spaces inside and no scalar from U+0300 on is already normal: no copy
-        // (decided on the bytes: Foundation's `contains("  ")` cost more than the rest of the
-        // stage, and its NFC a third of a Discogs import's mapping).
+        // Text that `isNormalAsItIs` passes (single spaces inside, every scalar below U+0300 or
+        // a CJK ideograph) is already normal: no copy (decided on the bytes: Foundation's
+        // `contains("  ")` cost more than the rest of the stage, and its NFC a third of a
+        // Discogs import's mapping).
         if isNormalAsItIs(text) { return text }
         var result = ""
         var pendingSpace = false
