@@ -100,6 +100,10 @@ def test_arrow_right_chooses_and_the_choice_survives_a_restart(page, starter):
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("document.querySelector('.cell.current').dataset.index === '2'")
     assert current_title(page) == titles[2]
+    # Every choice saved: on a busy machine each press may be sent on its own, and the server
+    # passes through the second album on the way (2, 3, then 2 again), so the memento is read
+    # only once the page has nothing left to send.
+    page.wait_for_function("selection.pending === 0 && selection.next === null")
     page.wait_for_function(f"fetch('/api/current').then(r => r.json()).then(j => j.album && j.album.title === {json.dumps(titles[2])})")
     assert json.loads(sandbox.run("current", "--json").stdout)["album"]["title"] == titles[2]
 
