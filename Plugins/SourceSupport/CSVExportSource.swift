@@ -10,8 +10,8 @@ public protocol CSVExportFormat: Sendable {
     var summary: String { get }
     /// What messages call the export ("a Discogs collection export").
     var description: String { get }
-    /// The first columns of the header, in order, white space around them aside: the
-    /// export's own, so a file whose header starts with them is this export.
+    /// Columns of the export's own, white space around them aside: a file whose header holds
+    /// every one of them, in any order (a spreadsheet may have moved them), is this export.
     var signature: [String] { get }
     /// The columns ``album(from:)`` reads; a header without one is an error.
     var requiredColumns: [String] { get }
@@ -124,7 +124,7 @@ public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
     /// The module that declares the format (`RYMSource`), not this shared reader's.
     public var origin: AdapterOrigin { AdapterOrigin(of: format) }
 
-    /// Specific when the first line's columns start with the format's signature.
+    /// Specific when the first line's columns hold the format's signature, in any order.
     public func match(_ input: SourceInput) -> SourceMatch {
         guard !input.isFolder else { return .none }
         var text = input.prefix
@@ -132,7 +132,7 @@ public struct CSVExportSource<Format: CSVExportFormat>: AlbumSource {
         let firstLine = text.prefix { $0 != 0x0A && $0 != 0x0D }
         let columns = String(decoding: firstLine, as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"")) }
-        return columns.starts(with: format.signature) ? .specific : .none
+        return Set(columns).isSuperset(of: format.signature) ? .specific : .none
     }
 
     public func items(from input: SourceInput, context: SourceContext) -> AsyncThrowingStream<SourceItem, any Error> {

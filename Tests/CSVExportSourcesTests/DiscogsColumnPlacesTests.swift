@@ -2,6 +2,7 @@ import AlbumKit
 import AlbumKitTesting
 import DiscogsSource
 import Foundation
+import RYMSource
 import Testing
 
 /// The Discogs import reads a row's columns by their places in the file's own header, found
@@ -86,6 +87,20 @@ import Testing
         #expect(read == expected(), "\(read)")
     }
 
+    /// A header in another order is still known by its content (`import` without `--format`),
+    /// and one that lacks a column of Discogs's own is not taken for Discogs's.
+    @Test func aHeaderInAnotherOrderIsRecognised() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.path("collection.csv")
+        let moved = ["release_id", "Title", "Artist", "Released", "Collection Notes", "Format", "Catalog#", "Date Added", "Label", "Rating"]
+        try ExportFixture.write(header: moved, rows: [], to: file)
+        #expect(DiscogsSource().match(try SourceInput(at: file)) == .specific)
+        #expect(RYMSource().match(try SourceInput(at: file)) == .none)
+        try ExportFixture.write(header: moved.filter { $0 != "Catalog#" }, rows: [], to: file)
+        #expect(DiscogsSource().match(try SourceInput(at: file)) == .none)
+    }
+
     @Test(arguments: [["Label"], ["Collection Media Condition"], ["Label", "Rating", "Collection Media Condition"]])
     func aHeaderWithoutAnOptionalColumnGivesTheAlbumsWithoutIt(missing: [String]) async throws {
         let read = try await albums(header: ExportFixture.discogsHeader.filter { !missing.contains($0) })
@@ -109,8 +124,8 @@ import Testing
     }
 
     /// Through the binary: `import --format discogs` of a file whose header is in another
-    /// order, lacks `Label` and has a column of the user's (not recognised by its content, whose
-    /// first columns are not Discogs's), shown by `show --json`.
+    /// order, lacks `Label` and has a column of the user's (not recognised by its content: it
+    /// lacks a column of Discogs's signature), shown by `show --json`.
     @Test func importByTheBinaryReadsTheFilesOwnPlaces() throws {
         let cli = try CLIRunner()
         defer { cli.remove() }
