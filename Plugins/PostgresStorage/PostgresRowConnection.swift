@@ -25,11 +25,11 @@ public struct PostgresRowConnection: RowConnection {
 
     /// The keys as one array in one row: a row costs the client more than its bytes (a
     /// message, a step of the row sequence), and a listing that matched many albums spent
-    /// more reading a row a key than on its matches (BENCHMARKS.md). No albums give a null.
+    /// more reading a row a key than on its matches (BENCHMARKS.md). No albums give an empty array.
     public func everyKey() async throws -> [Double] {
         var keys: [Double] = []
         for try await row in try await connection.query(PostgresQuery(unsafeSQL: Self.everyKeyInOneRow), logger: logger) {
-            keys = try row.makeRandomAccess()[0].decode([Double]?.self) ?? []
+            keys = try row.makeRandomAccess()[0].decode([Double].self)
         }
         return keys
     }

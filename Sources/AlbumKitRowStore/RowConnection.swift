@@ -63,7 +63,7 @@ extension RowConnection {
         try await query(RowStoreSQL.storedCoverKeys(count: digests.count), digests.map { .text($0) }) { (try $0.text(0), try $0.text(1)) }
     }
 
-    /// ``everyKey()``'s statement as one row holding the keys in an array, null when there are
+    /// ``everyKey()``'s statement as one row holding the keys in an array, empty when there are
     /// none (``RowStoreSQL/everyKeyInOneRow``), for an engine's own ``everyKey()``.
     public static var everyKeyInOneRow: String { RowStoreSQL.everyKeyInOneRow }
 

@@ -59,9 +59,12 @@ enum RowStoreSQL {
     /// ``albumsAfter`` without the details: a null in their place, for a listing of the core six.
     static let coreAlbumsAfter = "SELECT \(coreColumns), NULL FROM albumkit_albums WHERE sort_key > ? ORDER BY sort_key LIMIT ?"
     static let everyKey = "SELECT sort_key FROM albumkit_albums ORDER BY sort_key"
-    /// ``everyKey`` as one row of one array (PostgreSQL's `array_agg`), null when there are no
-    /// albums: for an engine that hands each row over at a cost of its own.
-    static let everyKeyInOneRow = "SELECT array_agg(sort_key ORDER BY sort_key) FROM albumkit_albums"
+    /// ``everyKey`` as one row of one array (PostgreSQL's `ARRAY(subquery)`), empty when there
+    /// are no albums: for an engine that hands each row over at a cost of its own. The ordered
+    /// subquery hands the keys over as the order's index holds them; PostgreSQL 15 sorted the
+    /// input of the ordered aggregate this was before (`array_agg(sort_key ORDER BY sort_key)`)
+    /// once more even when it came from that index.
+    static let everyKeyInOneRow = "SELECT ARRAY(SELECT sort_key FROM albumkit_albums ORDER BY sort_key)"
     /// The sort keys, in order, of the albums whose search columns hold every word, each
     /// word a ``pattern(_:)`` argument.
     static func placesHolding(_ words: [SearchWord]) -> String {

@@ -5,9 +5,9 @@ import Foundation
 @testable import PostgresStorage
 import Testing
 
-/// PostgreSQL reads every sort key in one row (`array_agg`), which is null, not an empty
-/// array, over a table without rows: it gives what the row store's row-a-key statement gives,
-/// with no albums (as a new library's upgrade to the shared layout reads them) and with some.
+/// PostgreSQL reads every sort key in one row (an array of the ordered keys): it gives what the
+/// row store's row-a-key statement gives, with no albums (as a new library's upgrade to the
+/// shared layout reads them) and with some.
 @Suite(.enabled(if: TestServer.enabled, TestServer.skipNote))
 struct PostgresRowConnectionTests {
     @Test func everyKeyIsTheKeysInOrderWithNoAlbumsAndWithSome() async throws {
