@@ -1,4 +1,5 @@
 import AlbumKit
+import Foundation
 
 /// Albums for conformance suites: plain ones in bulk, and ones at the edges of the field rules.
 public enum CompatFixtures {
@@ -9,6 +10,18 @@ public enum CompatFixtures {
                 id: AlbumID("fixture-\(index)"), title: "Album \(index)", artist: "Artist \(index % 7)",
                 genre: ["Pop", "Jazz", ""][index % 3], year: index % 4 == 0 ? "" : String(1950 + index % 70),
                 coverUrl: index % 2 == 0 ? CoverReference.folder + String(repeating: "ab", count: 32) + ".png" : nil)
+        }
+    }
+
+    /// `count` plain albums in order: id `id-<index>` (the index padded to five digits when
+    /// `paddedIDs`, so that the ids sort as the albums stand), title `Album <index>`, artist `A`,
+    /// `genre`, and the cover references of `covers` in turn (album `index` has
+    /// `covers[index % covers.count]`).
+    public static func numberedAlbums(count: Int, paddedIDs: Bool = false, genre: String = "", covers: [String?] = [nil]) -> [Album] {
+        (0..<count).map { index in
+            try! Album(
+                id: AlbumID(paddedIDs ? "id-\(String(format: "%05d", index))" : "id-\(index)"), title: "Album \(index)", artist: "A",
+                genre: genre, coverUrl: covers[index % covers.count])
         }
     }
 
@@ -84,5 +97,14 @@ public enum CompatFixtures {
                 id: AlbumID("limits-\(last)"), title: title + last, artist: artist + last, genre: genre + last, year: "1999",
                 coverUrl: cover + last)
         }
+    }
+}
+
+extension StorageBackend {
+    /// Creates the library and saves `albums` as its whole content, in one change (what a
+    /// test stands on before it looks at the store).
+    public func create(holding albums: [Album]) async throws {
+        try await create()
+        try await withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
     }
 }

@@ -591,9 +591,8 @@ public struct StorageBackendCompatTest: Sendable {
     /// also when the change leaves the count as it was. A library over a backend without point
     /// reads holds its albums, and sees the change once `reloadIfChanged()` reports it.
     private func pointReadsSeeAnotherProcessesChanges(_ backend: any StorageBackend) async throws {
-        try await backend.create()
         let albums = CompatFixtures.albums(count: 1200)
-        try await backend.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        try await backend.create(holding: albums)
         let reader = try await Library.open(backend, hub: NotificationHub())
         try expect(try await reader.album(.position(700)).album == albums[699], "position 700 before the change")
         let other = try await Library.open(try await makeBackend(30), hub: NotificationHub())

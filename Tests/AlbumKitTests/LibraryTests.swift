@@ -24,10 +24,7 @@ import Testing
         let stored = try await library.storage.covers.put(Data([0x89, 0x50, 0x4E, 0x47, 1]), fileExtension: "png")
         let absent = CoverKey(sha256: String(repeating: "0", count: 64), fileExtension: "png")
         let count = 10_003
-        let albums = (0..<count).map { index in
-            let cover = [stored.bundlePath, absent.bundlePath, nil][index % 3]
-            return try! Album(id: AlbumID("id-\(index)"), title: "Album \(index)", artist: "A", coverUrl: cover)
-        }
+        let albums = CompatFixtures.numberedAlbums(count: count, covers: [stored.bundlePath, absent.bundlePath, nil])
         try await library.replaceAll(with: LibrarySnapshot(albums: albums))
         let listed = try await library.listed()
         #expect(listed.map(\.position) == Array(1...count))

@@ -12,9 +12,8 @@ import Testing
 struct PostgresReadAheadTests {
     @Test func theStoreReadsOnlyAFewRunsAheadOfASlowExport() async throws {
         let storage = ReadsRecorded(try PostgresStorage(url: try await TestServer.freshDatabase()))
-        try await storage.create()
-        let albums = (0..<2_000).map { try! Album(id: AlbumID("id-\($0)"), title: "Album \($0)", artist: "A") }
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let albums = CompatFixtures.numberedAlbums(count: 2_000)
+        try await storage.create(holding: albums)
 
         var taken = 0
         var ahead: [Int] = []
@@ -42,9 +41,8 @@ struct PostgresReadAheadTests {
     @Test func rowsSharingASortKeyFailTheExportRatherThanLoseAnAlbum() async throws {
         let url = try await TestServer.freshDatabase()
         let storage = try PostgresStorage(url: url)
-        try await storage.create()
-        let albums = (0..<20).map { try! Album(id: AlbumID("id-\($0)"), title: "Album \($0)", artist: "A") }
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let albums = CompatFixtures.numberedAlbums(count: 20)
+        try await storage.create(holding: albums)
         let share = "UPDATE albumkit_albums SET sort_key = (SELECT sort_key FROM albumkit_albums WHERE id = 'id-9') WHERE id = 'id-10'"
         #expect(try runProgram("/usr/bin/psql", [url, "-q", "-c", share]).status == 0)
 
@@ -67,9 +65,8 @@ struct PostgresReadAheadTests {
     @Test func rowsSharingASortKeyAreAllListed() async throws {
         let url = try await TestServer.freshDatabase()
         let storage = try PostgresStorage(url: url)
-        try await storage.create()
-        let albums = (0..<8_200).map { try! Album(id: AlbumID("id-\($0)"), title: "Album \($0)", artist: "A") }
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let albums = CompatFixtures.numberedAlbums(count: 8_200)
+        try await storage.create(holding: albums)
         let share = "UPDATE albumkit_albums SET sort_key = (SELECT sort_key FROM albumkit_albums WHERE id = 'id-8191') WHERE id = 'id-8192'"
         #expect(try runProgram("/usr/bin/psql", [url, "-q", "-c", share]).status == 0)
 

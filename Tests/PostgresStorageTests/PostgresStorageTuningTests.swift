@@ -113,7 +113,7 @@ struct PostgresStorageTuningTests {
         let storage = try PostgresStorage(url: url)
         try await storage.create()
         _ = try psql(url, "ALTER TABLE albumkit_albums SET (autovacuum_enabled = false)")
-        let albums = (0..<2_000).map { try! Album(id: AlbumID("id-\($0)"), title: "Album \($0)", artist: "A", genre: String(repeating: "g", count: 200)) }
+        let albums = CompatFixtures.numberedAlbums(count: 2_000, genre: String(repeating: "g", count: 200))
         try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
         let pages = try psql(url, "SELECT relpages || ' ' || relallvisible FROM pg_class WHERE relname = 'albumkit_albums'").split(separator: " ")
         #expect(pages.count == 2 && (Int(pages[0]) ?? 0) > 0 && pages[0] == pages[1], "pages, all visible: \(pages)")

@@ -260,8 +260,7 @@ import Testing
 
     /// A new library in `storage` holding `albums`.
     private static func library(_ storage: any StorageBackend, _ albums: [Album]) async throws -> Library {
-        try await storage.create()
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        try await storage.create(holding: albums)
         return try await Library.open(storage, hub: NotificationHub())
     }
 }

@@ -35,8 +35,7 @@ import Testing
     /// A SQLite library in `folder` holding `albums`.
     private func storage(holding albums: [Album], in folder: TemporaryFolder) async throws -> SQLiteStorage {
         let storage = SQLiteStorage(file: folder.path("library.sqlite"))
-        try await storage.create()
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        try await storage.create(holding: albums)
         return storage
     }
 

@@ -17,9 +17,8 @@ import Testing
         try FileManager.default.createDirectory(at: cli.libraryFolder, withIntermediateDirectories: true)
         let file = cli.libraryFolder.appendingPathComponent("library.sqlite")
         let storage = SQLiteStorage(file: file)
-        try await storage.create()
-        let albums = (0..<count).map { try! Album(id: AlbumID("id-\(String(format: "%05d", $0))"), title: "Album \($0)", artist: "A") }
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let albums = CompatFixtures.numberedAlbums(count: count, paddedIDs: true)
+        try await storage.create(holding: albums)
         try await Library.open(storage, hub: NotificationHub()).select(.position(current))
         return file
     }

@@ -14,9 +14,8 @@ import Testing
         let folder = try TemporaryFolder("sqlite-failed-insert")
         defer { folder.remove() }
         let storage = SQLiteStorage(file: folder.path("library.sqlite"))
-        try await storage.create()
         let stored = CompatFixtures.albums(count: 10)
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: stored), change: .replaceAll()) }
+        try await storage.create(holding: stored)
 
         // 1 200 new albums, the 700th of which takes a stored album's id: the second of the
         // run's multi-row inserts fails on the id's uniqueness, after the first went in.

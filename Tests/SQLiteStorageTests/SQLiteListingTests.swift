@@ -17,9 +17,7 @@ import Testing
         let stored = try await storage.covers.put(Data([0x89, 0x50, 0x4E, 0x47, 2]), fileExtension: "png")
         let absent = CoverKey(sha256: String(repeating: "f", count: 64), fileExtension: "jpg")
         let count = 20_011
-        let albums = (0..<count).map { index in
-            try! Album(id: AlbumID("id-\(index)"), title: "Album \(index)", artist: "A", coverUrl: [stored.bundlePath, absent.bundlePath, nil][index % 3])
-        }
+        let albums = CompatFixtures.numberedAlbums(count: count, covers: [stored.bundlePath, absent.bundlePath, nil])
         try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
         try await Library.open(storage, hub: NotificationHub()).select(.position(12_345))
 
@@ -46,9 +44,8 @@ import Testing
         defer { folder.remove() }
         let file = folder.path("library.sqlite")
         let storage = SQLiteStorage(file: file)
-        try await storage.create()
-        let albums = (0..<20_000).map { try! Album(id: AlbumID("id-\(String(format: "%05d", $0))"), title: "Album \($0)", artist: "A") }
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let albums = CompatFixtures.numberedAlbums(count: 20_000, paddedIDs: true)
+        try await storage.create(holding: albums)
         let damage = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE albumkit_albums SET year = 'abcde' WHERE id = 'id-15000'\"); c.commit(); c.close()"
         let python = try Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", damage, file.path])
         python.waitUntilExit()
@@ -85,9 +82,8 @@ import Testing
         defer { folder.remove() }
         let file = folder.path("library.sqlite")
         let storage = SQLiteStorage(file: file)
-        try await storage.create()
-        let albums = (0..<8_200).map { try! Album(id: AlbumID("id-\(String(format: "%05d", $0))"), title: "Album \($0)", artist: "A") }
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        let albums = CompatFixtures.numberedAlbums(count: 8_200, paddedIDs: true)
+        try await storage.create(holding: albums)
         let share = """
             import sqlite3, sys
             c = sqlite3.connect(sys.argv[1])
@@ -185,8 +181,7 @@ import Testing
     /// An SQLite library in `folder` holding ``albums()``.
     private static func library(in folder: TemporaryFolder) async throws -> Library {
         let storage = SQLiteStorage(file: folder.path("library.sqlite"))
-        try await storage.create()
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: try albums()), change: .replaceAll()) }
+        try await storage.create(holding: try albums())
         return try await Library.open(storage, hub: NotificationHub())
     }
 

@@ -21,9 +21,8 @@ import Testing
         let folder = try TemporaryFolder("sqlite-touch")
         defer { folder.remove() }
         let storage = SQLiteStorage(file: folder.path("library.sqlite"))
-        try await storage.create()
         let albums = CompatFixtures.albums(count: 100_000)
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: albums), change: .replaceAll()) }
+        try await storage.create(holding: albums)
         let before = try await keys(storage)
         let library = try await Library.open(storage, hub: NotificationHub())
         var added: [Album] = []

@@ -23,8 +23,7 @@ import Testing
     /// A new library in `file` holding ``albums()``.
     private static func storage(_ file: URL) async throws -> SQLiteStorage {
         let storage = SQLiteStorage(file: file)
-        try await storage.create()
-        try await storage.withWriter { writer, _ in try await writer.save(LibrarySnapshot(albums: try albums()), change: .replaceAll()) }
+        try await storage.create(holding: try albums())
         return storage
     }
 

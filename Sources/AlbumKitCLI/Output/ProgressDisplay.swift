@@ -25,17 +25,19 @@ final class ProgressDisplay: Sendable {
     /// Subscribes to `hub`, to the events ``handle(_:)`` shows: not to those an import makes
     /// for each album, which the library then need not read back to make (BENCHMARKS.md).
     func attach(to hub: NotificationHub) -> HubSubscription {
-        hub.subscribe(to: Self.shown) { [self] event in handle(event) }
+        hub.subscribe(to: Self.shown) { [self] event in _ = handle(event) }
     }
 
-    /// The names of the events ``handle(_:)`` shows: those its switch does not pass over.
+    /// The names of the events ``handle(_:)`` shows: those its switch does not pass over
+    /// (ProgressDisplayTests holds the two together).
     static let shown: Set<String> = [
         "import.started", "export.started", "restore.started", "import.progress", "restore.progress", "export.progress",
         "cover.requested", "cover.fetched", "cover.cached", "cover.failed", "export.finished", "enrich.started",
         "enrich.albumEnriched", "import.finished", "import.failed", "restore.finished", "restore.failed", "enrich.finished",
     ]
 
-    private func handle(_ event: LibraryEvent) {
+    /// Shows what `event` tells; false when it passes the event over (it is not in ``shown``).
+    func handle(_ event: LibraryEvent) -> Bool {
         switch event {
         case .importStarted, .exportStarted, .restoreStarted:
             state.withLock { $0 = State() }
@@ -75,8 +77,9 @@ final class ProgressDisplay: Sendable {
         case .albumAdded, .albumRemoved, .albumUpdated, .albumMoved, .saved, .stateRestored, .albumImported,
             .storageSwitched, .changedElsewhere, .stageFinished, .migrateStarted, .migrateProgress, .migrateFinished,
             .migrateFailed, .pluginFailed:
-            break
+            return false
         }
+        return true
     }
 
     /// Ends a bar drawn in place, so the next output starts on its own line.
