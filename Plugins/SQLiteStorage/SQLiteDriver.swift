@@ -44,6 +44,8 @@ public struct SQLiteDriver: RowStoreDriver {
     public var insertVerb: String { "INSERT OR ROLLBACK" }
     /// A commit in WAL mode with `synchronous = NORMAL` does not wait for the disk.
     public var deferredDurability: DeferredDurability? { nil }
+    /// `rowid`: a row's place in the table's B-tree, the order the covers were added in.
+    public var storedOrder: String? { "rowid" }
 
     /// A file that holds no table at all is no library: it is what a `create` killed before
     /// its commit leaves (SQLite made the file; the schema's transaction never committed).

@@ -3,7 +3,7 @@ import Foundation
 
 /// The covers of a ``RowStore``: blobs in table `albumkit_covers`, one row per SHA-256 and
 /// extension; each call is atomic by itself (one statement, or one transaction for a batch).
-struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
+struct RowCoverStore<Driver: RowStoreDriver>: CoverStore, CoverKeysInStoredOrder {
     let store: RowStore<Driver>
 
     func put(_ bytes: Data, fileExtension: String) async throws -> CoverKey {
@@ -86,6 +86,31 @@ struct RowCoverStore<Driver: RowStoreDriver>: CoverStore {
         try await store.withReader(transaction: false) { reader in
             try await reader.connection.query(RowStoreSQL.coverKeys, []) { CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1)) }
         }
+    }
+
+    /// In the driver's ``RowStoreDriver/storedOrder``, each key's place the value of that
+    /// expression; sorted, with no places, when the driver has none.
+    func keysInStoredOrder() async throws -> (keys: [CoverKey], places: [Int64]?) {
+        guard let order = store.driver.storedOrder else { return (try await keys(), nil) }
+        let rows = try await store.withReader(transaction: false) { reader in
+            try await reader.connection.query(RowStoreSQL.coverKeys(inOrderOf: order), []) {
+                (CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1)), try $0.integer(2))
+            }
+        }
+        return (rows.map(\.0), rows.map(\.1))
+    }
+
+    /// One query for the batch by the rows' places (a seek in the table each, not one in the
+    /// digests' index and another in the table), matched back to the keys in Swift.
+    func data(for keys: [CoverKey], at places: [Int64]) async throws -> [Data?] {
+        guard let order = store.driver.storedOrder, !keys.isEmpty else { return try await data(for: keys) }
+        let rows = try await store.withReader(transaction: false) { reader in
+            try await reader.connection.query(RowStoreSQL.coverBytes(count: places.count, inOrderOf: order), places.map { .integer($0) }) {
+                (CoverKey(sha256: try $0.text(0), fileExtension: try $0.text(1)), try $0.bytes(2))
+            }
+        }
+        let found = Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        return keys.map { found[$0] }
     }
 
     func remove(_ key: CoverKey) async throws -> Int {

@@ -96,6 +96,11 @@ public protocol RowStoreDriver: Sendable {
     /// done afterwards once for all of them; nil when a commit does not wait for the disk anyway
     /// (SQLite in WAL mode with `synchronous = NORMAL`).
     var deferredDurability: DeferredDurability? { get }
+    /// An expression that orders a table's rows as they lie in its file (SQLite's `rowid`:
+    /// the order they were added in), or nil when the engine has none to offer. An export
+    /// reads the covers in this order: read in the order of their digests, small covers
+    /// scattered over the table's pages had each page read again for every cover on it.
+    var storedOrder: String? { get }
     /// The ``AlbumKitError`` for a failure on this library.
     func describe(_ error: any Error) -> AlbumKitError
 }
@@ -119,6 +124,8 @@ public struct DeferredDurability: Sendable {
 extension RowStoreDriver {
     /// `INSERT`: a failed statement ends the transaction, or undoing it alone journals little.
     public var insertVerb: String { "INSERT" }
+    /// None.
+    public var storedOrder: String? { nil }
     /// The columns of the core six, for an engine's index that covers what a listing of them
     /// reads (``searchIndexes``).
     public var coreFieldColumns: String { RowStoreSQL.coreFieldColumns }

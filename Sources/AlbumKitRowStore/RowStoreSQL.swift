@@ -186,6 +186,17 @@ enum RowStoreSQL {
     static let storedCoverKeysInArray = "SELECT sha256, file_extension FROM albumkit_covers WHERE sha256 = ANY(?)"
     static let hasCover = "SELECT count(*) FROM albumkit_covers WHERE sha256 = ? AND file_extension = ?"
     static let coverKeys = "SELECT sha256, file_extension FROM albumkit_covers ORDER BY sha256, file_extension"
+    /// Every cover's digest, extension and place, in the order `order`
+    /// (``RowStoreDriver/storedOrder``) says, which is also the place.
+    static func coverKeys(inOrderOf order: String) -> String {
+        "SELECT sha256, file_extension, \(order) FROM albumkit_covers ORDER BY \(order)"
+    }
+    /// The covers at `count` places (the values of `order`) given as arguments: digest,
+    /// extension, bytes.
+    static func coverBytes(count: Int, inOrderOf order: String) -> String {
+        "SELECT sha256, file_extension, bytes FROM albumkit_covers WHERE \(order) IN ("
+            + repeatElement("?", count: count).joined(separator: ", ") + ")"
+    }
     static let removeCover = "DELETE FROM albumkit_covers WHERE sha256 = ? AND file_extension = ? RETURNING length(bytes)"
 
     /// The arguments of `album`'s row for ``insertAlbums(_:verb:)``.

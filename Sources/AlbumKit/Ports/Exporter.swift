@@ -163,6 +163,22 @@ public struct ExportContents: Sendable {
     /// Every stored cover's key.
     public func coverKeys() async throws -> [CoverKey] { try await store.keys() }
 
+    /// Every stored cover's key, in the order the store reads them fastest
+    /// (``CoverKeysInStoredOrder``), with their places there for ``coverBytes(_:at:)``, for an
+    /// exporter that writes every cover in any order (a bundle); else as ``coverKeys()`` lists
+    /// them, with no places.
+    package func coverKeysInStoredOrder() async throws -> (keys: [CoverKey], places: [Int64]?) {
+        guard let store = store as? any CoverKeysInStoredOrder else { return (try await coverKeys(), nil) }
+        return try await store.keysInStoredOrder()
+    }
+
+    /// The bytes of each of `keys`, in order, nil for one not stored, read by the `places`
+    /// ``coverKeysInStoredOrder()`` gave them (one trip to the store).
+    package func coverBytes(_ keys: [CoverKey], at places: [Int64]) async throws -> [Data?] {
+        guard let store = store as? any CoverKeysInStoredOrder else { return try await coverBytes(keys) }
+        return try await store.data(for: keys, at: places)
+    }
+
     /// The bytes of one stored cover, or nil when it is not stored.
     public func coverBytes(_ key: CoverKey) async throws -> Data? { try await store.data(for: key) }
 

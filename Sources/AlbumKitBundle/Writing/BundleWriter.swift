@@ -30,7 +30,8 @@ public struct BundleWriter: Sendable {
     /// are read and hold little (BENCHMARKS.md: the `.tar.zst` export).
     static let albumRun = 512
 
-    /// Writes `contents` and the covers `keys` names (default: every stored cover) to
+    /// Writes `contents` and the covers `keys` names (default: every stored cover, in the order
+    /// the store keeps them: ``ExportContents/coverKeysInStoredOrder()``), in that order, to
     /// `destination`; reports `export.progress` on `hub` when given. Returns the bytes written.
     @discardableResult
     public func write(
@@ -65,9 +66,9 @@ public struct BundleWriter: Sendable {
             hub?.publish(.exportProgress(path: path, albums: total, totalAlbums: total, covers: covers, bytesWritten: before + reported))
         }
         report()
-        let coverKeys = if let keys { keys } else { try await contents.coverKeys() }
+        let (coverKeys, places): ([CoverKey], [Int64]?) = if let keys { (keys, nil) } else { try await contents.coverKeysInStoredOrder() }
         sums.covers = coverKeys
-        var batches = CoverBatches(coverKeys, from: contents, path: path)
+        var batches = CoverBatches(coverKeys, at: places, from: contents, path: path)
         do {
             while let (range, batch) = try await batches.next() {
                 for (index, cover) in zip(range, batch) {

@@ -2,7 +2,8 @@ import AlbumKit
 import Crypto
 import Foundation
 
-/// The bytes of the covers `keys` names, read from the store a batch at a time (one trip each),
+/// The bytes of the covers `keys` names, read from the store a batch at a time (one trip each;
+/// by their places in the store when given: ``ExportContents/coverKeysInStoredOrder()``),
 /// the next batch read and hashed while the caller writes this one. Batches follow the covers'
 /// size: they start at `firstBatch` covers, grow up to `largestBatch` while they hold less than
 /// `smallBatchBytes` (600-byte covers cost more in queries than in bytes), and shrink, down to
@@ -15,6 +16,8 @@ struct CoverBatches {
     static let largeBatchBytes = 8 << 20
 
     private let keys: [CoverKey]
+    /// Each key's place in the store, when the store gave them.
+    private let places: [Int64]?
     private let contents: ExportContents
     /// Names the export in errors.
     private let path: String
@@ -22,9 +25,12 @@ struct CoverBatches {
     /// The batch being read.
     private var next: (range: Range<Int>, task: Task<[ReadCover?], any Error>)?
 
-    /// Starts reading the first batch of `keys` from `contents`' store; `path` names the export.
-    init(_ keys: [CoverKey], from contents: ExportContents, path: String) {
+    /// Starts reading the first batch of `keys` (at `places` in the store, when given) from
+    /// `contents`' store; `path` names the export.
+    init(_ keys: [CoverKey], at places: [Int64]? = nil, from contents: ExportContents, path: String) {
+        precondition(places == nil || places?.count == keys.count, "a place for every key")
         self.keys = keys
+        self.places = places
         self.contents = contents
         self.path = path
         next = read(0..<min(keys.count, size))
@@ -60,10 +66,14 @@ struct CoverBatches {
     private func read(_ range: Range<Int>) -> (range: Range<Int>, task: Task<[ReadCover?], any Error>)? {
         guard !range.isEmpty else { return nil }
         let batch = Array(keys[range])
+        let batchPlaces = places.map { Array($0[range]) }
         let contents = contents
         // Hashed here, on the task that read them, so that the caller's thread, which lays
         // out the archive, does not hash too (BENCHMARKS.md: the `.tar.zst` export).
-        return (range, Task { try await contents.coverBytes(batch).map { $0.map(ReadCover.init) } })
+        return (range, Task {
+            let covers = if let batchPlaces { try await contents.coverBytes(batch, at: batchPlaces) } else { try await contents.coverBytes(batch) }
+            return covers.map { $0.map(ReadCover.init) }
+        })
     }
 }
 
