@@ -45,7 +45,9 @@ import Testing
         #expect(times.count == 2 && times[0].duration(to: times[1]) >= .milliseconds(950))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    /// The limit only stops a run that waits the hour asked for: in a full run at load 15 on two
+    /// cores this test, 15 ms alone, once ran past a limit of 60 s.
+    @Test(.timeLimit(.minutes(5)))
     func aRetryAfterLongerThanAMinuteIsGivenUpAtOnce() async throws {
         let (reason, server) = try await failure { _ in .init(.tooManyRequests, ["Retry-After": "3600"]) }
         #expect(reason.contains("the server answered 429 Too Many Requests, asking to wait 3600 seconds (more than 60)"), "\(reason)")
