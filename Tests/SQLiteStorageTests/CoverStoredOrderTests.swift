@@ -36,7 +36,9 @@ import Testing
         #expect(try await BundleVerifier.problems(in: bundle, limits: Limits()).isEmpty)
     }
 
-    /// A cover removed after the listing, another added: each cover read is the one listed.
+    /// Covers removed after the listing, another added: each cover read is the one listed. The
+    /// last row removed, SQLite gives its `rowid` to the newcomer, which must not be read in its
+    /// place.
     @Test func aCoverNoLongerAtItsRowIsReadAsMissing() async throws {
         let folder = try TemporaryFolder("cover-stored-places")
         defer { folder.remove() }
@@ -48,9 +50,12 @@ import Testing
         #expect(keys == added && Set(keys) == Set(sorted))
 
         #expect(try await storage.covers.remove(added[2]) > 0)
+        #expect(try await storage.covers.remove(added[4]) > 0)
         let newcomer = Data("a cover added after the listing".utf8)
         _ = try await storage.covers.insert([(CoverKey(bytes: newcomer, fileExtension: "jpg"), newcomer)])
+        let (_, placesNow) = try await store.keysInStoredOrder()
+        try #require(placesNow?.last == places[4], "the newcomer took the last cover's row")
         let read = try await store.data(for: keys, at: places)
-        #expect(read == [0, 1, nil, 3, 4].map { $0.map { Data("cover \($0)".utf8) } })
+        #expect(read == [0, 1, nil, 3, nil].map { $0.map { Data("cover \($0)".utf8) } })
     }
 }
